@@ -1,0 +1,122 @@
+"""rummykit engine benchmarks: one command, one table.
+
+    python benchmarks/run.py            # full run (about a minute)
+    python benchmarks/run.py --quick    # a few seconds, for smoke tests
+
+Measures, on one core: random-bot playout speed (engine actions per second,
+legal-move generation included), greedy self-play speed (complete 4-seat deals
+per second), the time to copy a mid-game state, and the memory of one state.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import time
+import tracemalloc
+from collections.abc import Callable
+
+from rummykit.bots import make_bot, play_to_end
+from rummykit.engine import Game
+
+TARGETS = {
+    "random playout actions/s": ">= 20,000",
+    "greedy 4-seat deals/s": ">= 50",
+    "state copy (µs)": "<= 50",
+    "state memory (KB)": "<= 50",
+}
+
+
+def random_playouts(variant: str, deals: int, players: int) -> float:
+    """Engine actions per second of uniformly random legal play."""
+    actions = 0
+    start = time.perf_counter()
+    for seed in range(deals):
+        game = Game(variant, players, {"match_deals": 1}, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+            actions += 1
+    return actions / (time.perf_counter() - start)
+
+
+def greedy_deals(variant: str, deals: int, players: int) -> float:
+    """Complete greedy self-play deals per second."""
+    start = time.perf_counter()
+    for seed in range(deals):
+        game = Game(variant, players, {"match_deals": 1}, seed=seed)
+        play_to_end(game, [make_bot("greedy") for _ in range(players)], random.Random(seed))
+    return deals / (time.perf_counter() - start)
+
+
+def _mid_game(variant: str, players: int, seed: int = 1) -> Game:
+    game = Game(variant, players, {"match_deals": 1}, seed=seed)
+    bots = [make_bot("greedy") for _ in range(players)]
+    play_to_end(game, bots, random.Random(seed), max_actions=60)
+    return game
+
+
+def copy_micros(variant: str, players: int, repeat: int) -> float:
+    """Median microseconds of ``Game.copy()`` on a mid-game state."""
+    game = _mid_game(variant, players)
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(100):
+            game.copy()
+        samples.append((time.perf_counter() - start) / 100 * 1e6)
+    return statistics.median(samples)
+
+
+def state_kilobytes(variant: str, players: int) -> tuple[float, float]:
+    """(KB allocated by one copy of a mid-game state, peak KB while building a fresh game)."""
+    game = _mid_game(variant, players)
+    Game(variant, players, {"match_deals": 1}, seed=99)  # warm caches
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    copy = game.copy()
+    after = tracemalloc.take_snapshot()
+    copied = sum(s.size_diff for s in after.compare_to(before, "filename")) / 1024
+    tracemalloc.reset_peak()
+    base, _ = tracemalloc.get_traced_memory()
+    fresh = Game(variant, players, {"match_deals": 1}, seed=7)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    del copy, fresh
+    return copied, (peak - base) / 1024
+
+
+def _timed(label: str, fn: Callable[[], float]) -> tuple[str, float]:
+    print(f"  measuring {label} ...", flush=True)
+    return label, fn()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, for smoke tests")
+    parser.add_argument("--variant", default="remi_ro")
+    args = parser.parse_args()
+    scale = 1 if args.quick else 20
+    variant = args.variant
+    print(f"rummykit benchmarks — {variant}; Python {platform.python_version()}, "
+          f"{platform.machine()}, {platform.processor() or 'cpu'}; one core")
+    rows = [
+        _timed("random playout actions/s", lambda: random_playouts(variant, 5 * scale, 4)),
+        _timed("greedy 4-seat deals/s", lambda: greedy_deals(variant, 5 * scale, 4)),
+        _timed("state copy (µs)", lambda: copy_micros(variant, 4, 3 * scale)),
+    ]
+    copied, fresh = state_kilobytes(variant, 4)
+    rows.append(("state memory (KB)", copied))
+    rows.append(("fresh game peak (KB)", fresh))
+    print()
+    print(f"| {'measure':<26} | {'value':>10} | {'target':<10} |")
+    print(f"|{'-' * 28}|{'-' * 12}|{'-' * 12}|")
+    for label, value in rows:
+        print(f"| {label:<26} | {value:>10,.1f} | {TARGETS.get(label, ''):<10} |")
+
+
+if __name__ == "__main__":
+    main()

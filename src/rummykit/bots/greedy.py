@@ -1,0 +1,169 @@
+"""The greedy bot: opens as soon as it can with the best laydown, lays and attaches
+everything it can, exchanges jokers when that empties its rack faster, and
+discards its least useful tile.  It sees only its view."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from rummykit.engine.actions import (
+    Action,
+    AnnounceAtu,
+    AnnounceThree,
+    Attach,
+    Discard,
+    Draw,
+    ExchangeJoker,
+    Meld,
+    NextDeal,
+    Ready,
+    ResetTurn,
+    TakeColumn,
+)
+from rummykit.engine.game import Phase
+from rummykit.engine.view import SeatView
+from rummykit.model.candidates import Candidate
+from rummykit.model.pieces import Face
+from rummykit.rules.variant import Variant, find_variant
+from rummykit.solver.opening import best_opening
+
+__all__ = ["GreedyBot", "tile_usefulness"]
+
+_NO_STRUCTURE = {"opening_structure": "none", "opening_min_points": 0}
+
+
+def tile_usefulness(face: Face, rack: Sequence[Face], variant: Variant) -> int:
+    """How much keeping ``face`` helps: partners for runs and sets, minus its rack cost."""
+    if face.is_joker:
+        return 10_000
+    partners = 0
+    for other in rack:
+        if other is face or other.is_joker:
+            continue
+        if other.suit_index == face.suit_index:
+            gap = abs(other.rank - face.rank)
+            if face.rank == 1 or other.rank == 1:
+                gap = min(
+                    gap,
+                    abs(
+                        (other.rank if other.rank != 1 else 14)
+                        - (face.rank if face.rank != 1 else 14)
+                    ),
+                )
+            if gap in (1, 2):
+                partners += 3 - gap
+        elif other.rank == face.rank:
+            partners += 2
+    return partners * 20 - variant.score_value(face)
+
+
+def _meld_action(cand: Candidate, face: Face) -> Meld:
+    material = face.material
+    return Meld(cand.faces(material), cand.declared(material))
+
+
+class GreedyBot:
+    """Plays the immediately best-looking move (see module docstring)."""
+
+    name = "greedy"
+
+    def __init__(self) -> None:
+        self._plan: list[Action] = []
+        self._plan_key: tuple[int, int] | None = None
+
+    def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Pick an action from ``legal`` for ``view``'s seat."""
+        if view.phase is Phase.DEAL_END:
+            return NextDeal()
+        legal_set = set(legal)
+        if view.phase is Phase.PREPLAY:
+            for preferred in (AnnounceAtu(), Ready()):
+                if preferred in legal_set:
+                    return preferred
+            return next((a for a in legal if type(a).__name__ == "DeclineSwap"), legal[0])
+        key = (view.deal_number, view.turns_taken[view.seat])
+        if self._plan_key != key:
+            self._plan, self._plan_key = [], key
+        while self._plan:
+            step = self._plan.pop(0)
+            if step in legal_set:
+                return step
+            self._plan = []
+        variant = find_variant(view.variant)
+        if Draw() in legal_set or any(isinstance(a, TakeColumn) for a in legal):
+            return self._acquire(view, legal_set, variant)
+        return self._play(view, legal, legal_set, variant)
+
+    def _acquire(self, view: SeatView, legal: set[Action], variant: Variant) -> Action:
+        rack = list(view.rack)
+        if view.column:
+            last = TakeColumn(len(view.column) - 1)
+            tile = view.column[-1]
+            if last in legal and not view.board[view.seat]:
+                opened = view.opened[view.seat]
+                lay = best_opening(
+                    [*rack, tile],
+                    variant,
+                    _NO_STRUCTURE if opened else view.options,
+                    keep=1,
+                    must_include=tile,
+                )
+                if lay.melds and (opened or lay.valid_opening):
+                    self._plan = [_meld_action(c, tile) for c in lay.melds]
+                    return last
+        return Draw() if Draw() in legal else next(iter(legal))
+
+    def _play(
+        self, view: SeatView, legal: Sequence[Action], legal_set: set[Action], variant: Variant
+    ) -> Action:
+        rack = list(view.rack)
+        seat = view.seat
+        opened = view.opened[seat]
+        melds = [a for a in legal if isinstance(a, Meld)]
+        if melds:
+            must = view.must_use[0] if view.must_use else None
+            lay = best_opening(
+                rack, variant, _NO_STRUCTURE if opened else view.options, keep=1, must_include=must
+            )
+            if lay.melds and (opened or lay.valid_opening):
+                actions: list[Action] = [_meld_action(c, rack[0]) for c in lay.melds]
+                self._plan = actions[1:]
+                return actions[0]
+        attaches = [a for a in legal if isinstance(a, Attach)]
+        natural = [a for a in attaches if not a.face.is_joker]
+        if natural:
+            return max(natural, key=lambda a: variant.score_value(a.face))
+        jokers = [a for a in attaches if a.face.is_joker]
+        if jokers and (view.pending_jokers or len(rack) <= 4):
+            return jokers[0]
+        exchanges = [a for a in legal if isinstance(a, ExchangeJoker)]
+        if exchanges and opened and self._can_place_joker(view):
+            return exchanges[0]
+        if AnnounceThree() in legal_set and len(rack) <= 4:
+            return AnnounceThree()
+        discards = [a for a in legal if isinstance(a, Discard)]
+        if discards:
+            return min(
+                discards,
+                key=lambda a: (
+                    tile_usefulness(a.face, rack, variant),
+                    -variant.score_value(a.face),
+                    a.face,
+                ),
+            )
+        if ResetTurn() in legal_set:
+            return ResetTurn()
+        return legal[0]
+
+    @staticmethod
+    def _can_place_joker(view: SeatView) -> bool:
+        """Whether an own formation would take a freed joker (RULES §9.10: use it this turn)."""
+        for f in view.table:
+            if f.owner != view.seat:
+                continue
+            if f.kind == "run" and (f.positions[0] > 1 or f.positions[-1] < 14):
+                return True
+            if f.kind == "set" and len(f.faces) < 4:
+                return True
+        return False

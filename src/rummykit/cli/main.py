@@ -1,0 +1,424 @@
+"""The ``rummykit`` command line."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from rummykit import __version__
+from rummykit.bots import BOTS, make_bot
+from rummykit.cli.play import play_interactive
+from rummykit.cli.render import render_results
+from rummykit.cli.simulate import GameSummary, run_simulation
+from rummykit.engine.actions import parse_piece_token
+from rummykit.engine.game import Game
+from rummykit.engine.record import RecordError, load_record, replay
+from rummykit.model.pieces import NotationError
+from rummykit.rules.meldcheck import check_meld
+from rummykit.rules.options import OptionError, parse_option_value
+from rummykit.rules.variant import UnknownVariantError, Variant, all_variants, find_variant
+from rummykit.solver.opening import best_opening
+
+__all__ = ["cli", "main"]
+
+
+def _variant(name: str) -> Variant:
+    try:
+        return find_variant(name)
+    except UnknownVariantError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def _options(variant: Variant, pairs: tuple[str, ...]) -> dict[str, Any]:
+    specs = {s.name: s for s in variant.options}
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        name = name.strip()
+        if not sep:
+            raise click.BadParameter(
+                f"{pair!r}: write options as NAME=VALUE", param_hint="--option"
+            )
+        if name not in specs:
+            raise click.BadParameter(
+                f"unknown option {name!r}; allowed: {', '.join(sorted(specs))}",
+                param_hint="--option",
+            )
+        try:
+            out[name] = parse_option_value(specs[name], value)
+        except OptionError as exc:
+            raise click.BadParameter(str(exc), param_hint="--option") from None
+    return out
+
+
+_OPTION = click.option(
+    "--option",
+    "-o",
+    "option_pairs",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Set a variant option (repeatable); see `rummykit rules V`.",
+)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="rummykit")
+def cli() -> None:
+    """rummykit: play, simulate, replay and analyse Rummy-family games.
+
+    Variants are named by id or alias (remi_ro, remi, rummy45, ...): see `rummykit rules`.
+    """
+
+
+@cli.command()
+@click.option("--variant", "-v", default="remi_ro", show_default=True, help="Variant id or alias.")
+@click.option("--players", "-p", type=int, default=None, help="Seats at the table (you + bots).")
+@click.option("--seed", type=int, default=None, help="Seed for a reproducible game.")
+@click.option(
+    "--bots",
+    default="greedy",
+    show_default=True,
+    help=f"Bot for the other seats: {', '.join(BOTS)} (or a comma list, one per seat).",
+)
+@click.option("--seat", type=int, default=1, show_default=True, help="Your seat, P1..Pn.")
+@click.option(
+    "--save",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the game record here when the game ends.",
+)
+@_OPTION
+def play(
+    variant: str,
+    players: int | None,
+    seed: int | None,
+    bots: str,
+    seat: int,
+    save: Path | None,
+    option_pairs: tuple[str, ...],
+) -> None:
+    """Play against bots in the terminal. Type `help` at the prompt for commands."""
+    v = _variant(variant)
+    n = players if players is not None else v.default_players
+    options = _options(v, option_pairs)
+    try:
+        game = Game(v, n, options, seed=seed)
+    except (OptionError, ValueError) as exc:
+        raise click.UsageError(str(exc)) from None
+    if not 1 <= seat <= n:
+        raise click.BadParameter(f"seat must be 1..{n}", param_hint="--seat")
+    human = seat - 1
+    bot_names = [b.strip() for b in bots.split(",") if b.strip()] or ["greedy"]
+    try:
+        seats = [
+            None
+            if s == human
+            else make_bot(bot_names[min(s, len(bot_names) - 1) if len(bot_names) > 1 else 0])
+            for s in range(n)
+        ]
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--bots") from None
+    names = ["you" if bot is None else bot.name for bot in seats]
+    console = Console(highlight=False)
+
+    def read_line(prompt: str) -> str:
+        console.print(prompt, end="")
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        return line
+
+    play_interactive(game, human, seats, names, random.Random(game.seed), console, read_line, save)
+
+
+@cli.command()
+@click.option("--variant", "-v", required=True, help="Variant id or alias.")
+@click.option(
+    "--games",
+    "-n",
+    type=click.IntRange(1),
+    default=100,
+    show_default=True,
+    help="How many games (matches) to play.",
+)
+@click.option("--players", "-p", type=int, default=None, help="Seats per game.")
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Game i uses seed SEED+i, so results do not depend on --jobs.",
+)
+@click.option(
+    "--bots",
+    default="greedy",
+    show_default=True,
+    help="Comma list of bots, one per seat (the last repeats): random, greedy.",
+)
+@click.option(
+    "--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes."
+)
+@click.option(
+    "--save",
+    "save_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Write every game's record into this folder.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@_OPTION
+def simulate(
+    variant: str,
+    games: int,
+    players: int | None,
+    seed: int,
+    bots: str,
+    jobs: int,
+    save_dir: Path | None,
+    as_json: bool,
+    option_pairs: tuple[str, ...],
+) -> None:
+    """Play bot games and print a summary (wins, mean deal score, turns per deal)."""
+    v = _variant(variant)
+    n = players if players is not None else v.default_players
+    options = _options(v, option_pairs)
+    try:
+        v.resolve(n, options)
+    except OptionError as exc:
+        raise click.UsageError(str(exc)) from None
+    names = [b.strip().lower() for b in bots.split(",") if b.strip()]
+    for name in names:
+        if name not in BOTS:
+            raise click.BadParameter(
+                f"unknown bot {name!r}; choose from {', '.join(BOTS)}", param_hint="--bots"
+            )
+    seat_bots = [names[min(s, len(names) - 1)] for s in range(n)]
+    if save_dir is not None:
+        save_dir.mkdir(parents=True, exist_ok=True)
+    console = Console(stderr=True)
+    with Progress(
+        TextColumn("[bold]simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=as_json or not console.is_terminal,
+    ) as progress:
+        task = progress.add_task("games", total=games)
+
+        def advance(_: GameSummary) -> None:
+            progress.advance(task)
+
+        summary = run_simulation(
+            v.name,
+            n,
+            options,
+            seat_bots,
+            games,
+            seed,
+            jobs,
+            None if save_dir is None else str(save_dir),
+            advance,
+        )
+    data = summary.to_json()
+    if as_json:
+        click.echo(json.dumps(data, indent=1))
+        return
+    out = Console(highlight=False)
+    table = Table(
+        title=f"{v.name}: {games} games, {summary.deals} deals, seeds {seed}..{seed + games - 1}"
+    )
+    table.add_column("seat")
+    table.add_column("bot")
+    table.add_column("wins", justify="right")
+    table.add_column("win %", justify="right")
+    table.add_column("mean deal score", justify="right")
+    for s in range(n):
+        table.add_row(
+            f"P{s + 1}",
+            seat_bots[s],
+            f"{summary.wins[s]:g}",
+            f"{100 * summary.wins[s] / games:.1f}",
+            f"{data['mean_deal_score'][s]:.1f}",
+        )
+    out.print(table)
+    ends = ", ".join(f"{k} {v}" for k, v in sorted(summary.ends.items()))
+    out.print(f"turns per deal: {data['turns_per_deal']}   deal ends: {ends}")
+
+
+@cli.command()
+@click.argument("variant", required=False)
+@_OPTION
+@click.option("--players", "-p", type=int, default=None, help="Player count for defaults.")
+def rules(variant: str | None, option_pairs: tuple[str, ...], players: int | None) -> None:
+    """Show a variant's rules summary and its options with defaults (no VARIANT: list them)."""
+    out = Console(highlight=False)
+    if variant is None:
+        table = Table(title="Variants")
+        for col in ("id", "aliases", "players", "name"):
+            table.add_column(col)
+        for v in all_variants():
+            table.add_row(v.name, ", ".join(v.aliases), f"{v.min_players}-{v.max_players}", v.title)
+        out.print(table)
+        return
+    v = _variant(variant)
+    n = players if players is not None else v.default_players
+    given = _options(v, option_pairs)
+    try:
+        values = v.resolve(n, given)
+    except OptionError as exc:
+        raise click.UsageError(str(exc)) from None
+    out.print(
+        f"[bold]{v.title}[/] ({v.name}; aliases: {', '.join(v.aliases)}) — RULES {v.rules_section}"
+    )
+    out.print(f"Players: {v.min_players}-{v.max_players}. {v.summary}")
+    out.print(
+        f"\n[bold]Options[/] (for {n} players; * = differs from the default; "
+        "set with -o NAME=VALUE)"
+    )
+    for spec in v.options:
+        default = spec.default_for(n)
+        value = values[spec.name]
+        mark = "*" if value != default else " "
+        shown = json.dumps(value) + (
+            "" if value == default else f" (default {json.dumps(default)})"
+        )
+        out.print(f" {mark}[bold]{spec.name}[/] = {shown}   [dim]{spec.kind}; {spec.allowed()}[/]")
+        out.print(f"     {spec.doc}")
+
+
+def _pieces(variant: Variant, tokens: tuple[str, ...]) -> tuple[list[Any], list[Any]]:
+    faces, declared = [], []
+    for text in " ".join(tokens).replace("[", " ").replace("]", " ").split():
+        try:
+            face, decl = parse_piece_token(text, variant.material)
+        except NotationError as exc:
+            raise click.BadParameter(str(exc), param_hint="PIECE") from None
+        faces.append(face)
+        declared.append(decl)
+    return faces, declared
+
+
+@cli.command()
+@click.argument("variant")
+@click.argument("pieces", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def meld(variant: str, pieces: tuple[str, ...], as_json: bool) -> None:
+    """Check whether PIECES form one valid formation of VARIANT and count its opening points.
+
+    A bare joker takes the reading worth the most opening points; write J(R7) to fix it.
+    """
+    v = _variant(variant)
+    faces, declared = _pieces(v, pieces)
+    verdict = check_meld(v, faces, declared)
+    data = verdict.to_json()
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    if verdict.valid:
+        points = (
+            "" if verdict.opening_points is None else f", {verdict.opening_points} opening points"
+        )
+        click.echo(f"valid {verdict.kind}{points}")
+    else:
+        click.echo(f"not a formation: {verdict.reason}")
+
+
+@cli.command()
+@click.argument("variant")
+@click.option("--hand", required=True, help='The pieces, e.g. "R1 B1 K1 Y3 Y4 Y5 J".')
+@click.option(
+    "--goal",
+    type=click.Choice(["opening"]),
+    default="opening",
+    show_default=True,
+    help="What to solve for.",
+)
+@click.option(
+    "--keep",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    help="Pieces that must stay in hand (1 keeps a tile for the discard).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@_OPTION
+def solve(
+    variant: str, hand: str, goal: str, keep: int, as_json: bool, option_pairs: tuple[str, ...]
+) -> None:
+    """Find the best laydown of a hand: the legal opening with the most opening points."""
+    v = _variant(variant)
+    faces, declared = _pieces(v, (hand,))
+    if any(d is not None for d in declared):
+        raise click.BadParameter("write jokers in a hand as plain J", param_hint="--hand")
+    options = v.resolve(v.default_players, _options(v, option_pairs))
+    lay = best_opening(faces, v, options, keep=keep)
+    melds = []
+    for cand in lay.melds:
+        shown = []
+        for face, decl in zip(cand.faces(v.material), cand.declared(v.material), strict=True):
+            shown.append(
+                f"{face}({decl})" if decl is not None and cand.kind == "run" else str(face)
+            )
+        melds.append(shown)
+    data = {"melds": melds, "points": lay.points, "valid_opening": lay.valid_opening}
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    if not melds:
+        click.echo("no opening laydown")
+        return
+    for m in melds:
+        click.echo("[" + " ".join(m) + "]")
+    verdict = "a valid opening" if lay.valid_opening else "not enough for an opening"
+    click.echo(f"{lay.points} points: {verdict}")
+
+
+@cli.command(name="replay")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def replay_cmd(file: Path, as_json: bool) -> None:
+    """Re-check every action of a game record and print per-deal and match scores."""
+    try:
+        result = replay(load_record(file))
+    except RecordError as exc:
+        if as_json:
+            click.echo(json.dumps({"valid": False, "error": str(exc), "index": exc.index}))
+        else:
+            click.echo(f"invalid record: {exc}", err=True)
+        sys.exit(1)
+    game = result.game
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "valid": True,
+                    "variant": game.variant.name,
+                    "actions": result.actions,
+                    "deals": [r.to_json() for r in result.results],
+                    "totals": list(game.totals),
+                    "finished": game.is_over,
+                }
+            )
+        )
+        return
+    out = Console(highlight=False)
+    out.print(f"{file}: {result.actions} actions re-checked, all legal ({game.variant.name}).")
+    names = [f"P{s + 1}" for s in range(game.players)]
+    if result.results:
+        out.print(render_results(result.results, names))
+    if not game.is_over:
+        out.print("The match is not finished.")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli()

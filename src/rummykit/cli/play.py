@@ -1,0 +1,144 @@
+"""Interactive play in the terminal: you against bots."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from rich.console import Console
+
+from rummykit.bots import Bot
+from rummykit.cli.render import render_results, render_view
+from rummykit.engine.actions import Action, NextDeal, TakeColumn, parse_action
+from rummykit.engine.errors import IllegalActionError
+from rummykit.engine.game import Game, Phase
+from rummykit.engine.record import save_record
+from rummykit.engine.view import view
+from rummykit.model.pieces import NotationError
+
+__all__ = ["HELP", "play_interactive"]
+
+HELP = """Commands (tiles: R/Y/B/K + 1..13, joker J, declared joker J(R7)):
+  draw                     draw from the stock
+  take [N]                 take column tile N (default: the last); see the numbers shown
+  meld R5 R6 J(R7)         lay a new formation (brackets optional)
+  attach R8 -> m2          attach a tile to formation m2 (J(R10) to say where a joker goes)
+  exchange K12 -> m1       put K12 in m1 and take its joker (sets: all missing tiles)
+  discard R4               discard and end your turn (closes if it was your last tile)
+  three                    announce that at most 3 tiles remain
+  board                    declare play on the board;  close R4: show a contract and close
+  reset                    undo this turn's table actions
+  atu | doubles small|big|key | swap R5 P3 | accept R7 | decline | reshuffle | ready
+                           before play: announcements and double swaps
+  legal                    list every legal action now
+  sort colour|number       how your rack is shown
+  scores                   the score table
+  save FILE                save the game record
+  help                     this text;   quit   leave the game"""
+
+
+def _normalise(text: str, game: Game) -> str:
+    words = text.strip().split()
+    if words[:1] == ["take"] and len(words) == 1:
+        return f"take {len(game.column) - 1}"
+    if words[:1] == ["meld"] and len(words) > 1 and not words[1].startswith("["):
+        return "meld [" + " ".join(words[1:]) + "]"
+    return " ".join(words)
+
+
+def play_interactive(
+    game: Game,
+    human: int,
+    bots: Sequence[Bot | None],
+    names: Sequence[str],
+    rng: random.Random,
+    console: Console,
+    read_line: Callable[[str], str],
+    save_to: Path | None = None,
+) -> None:
+    """Run the game loop; ``read_line`` raises EOFError when input ends."""
+    sort_by = "colour"
+    shown = 0
+    seats_json = [{"seat": s, "name": names[s]} for s in range(game.players)]
+    console.print(
+        f"[bold]rummykit[/] — {game.variant.title}. You are "
+        f"P{human + 1}. Type [bold]help[/] for commands."
+    )
+    last_phase = None
+    while not game.is_over:
+        seat = game.to_move
+        history = view(game, human).history
+        for actor, text in history[shown:]:
+            if actor != human:
+                console.print(f"  P{actor + 1} {names[actor]}: {text}")
+        shown = len(history)
+        if game.phase is Phase.DEAL_END and last_phase is not Phase.DEAL_END:
+            console.print(render_results(game.results, names))
+        last_phase = game.phase
+        bot = bots[seat]
+        if bot is not None:
+            action = bot.choose(view(game, seat), game.legal_actions(), rng)
+            game.apply(action)
+            if isinstance(action, NextDeal):
+                shown = 0
+            continue
+        if game.phase is Phase.DEAL_END:
+            read_line("Deal over. Press Enter for the next deal. ")
+            game.apply(NextDeal())
+            shown = 0
+            continue
+        console.print(render_view(view(game, human), names, sort_by))
+        try:
+            line = read_line(f"P{human + 1}> ").strip()
+        except EOFError:
+            console.print("\nInput ended; leaving the game.")
+            break
+        if not line:
+            continue
+        word = line.split()[0].lower()
+        if word in ("quit", "exit"):
+            console.print("Bye.")
+            break
+        if word == "help":
+            console.print(HELP, markup=False)
+            continue
+        if word == "legal":
+            console.print(
+                "Legal now: " + ", ".join(str(a) for a in game.legal_actions()), markup=False
+            )
+            continue
+        if word == "sort":
+            arg = line.split()[1:2]
+            if arg and arg[0] in ("colour", "color", "number"):
+                sort_by = "number" if arg[0] == "number" else "colour"
+            else:
+                console.print("Use: sort colour  or  sort number")
+            continue
+        if word == "scores":
+            console.print(render_results(game.results, names))
+            continue
+        if word == "save":
+            parts = line.split(maxsplit=1)
+            if len(parts) < 2:
+                console.print("Use: save FILE")
+                continue
+            save_record(game, parts[1], seats_json)
+            console.print(f"Saved to {parts[1]}.")
+            continue
+        try:
+            typed: Action = parse_action(_normalise(line, game), game.pieces.material)
+            if isinstance(typed, TakeColumn) and typed.index < 0:
+                raise NotationError("the column is empty")
+            game.apply(typed)
+        except (NotationError, IllegalActionError) as exc:
+            console.print(f"[red]{exc}[/]")
+    if game.results:
+        console.print(render_results(game.results, names))
+    if game.is_over:
+        best = max(game.totals)
+        winners = [f"P{s + 1} {names[s]}" for s in range(game.players) if game.totals[s] == best]
+        console.print(f"[bold]Match over.[/] Winner: {', '.join(winners)} with {best}.")
+    if save_to is not None:
+        save_record(game, save_to, seats_json)
+        console.print(f"Record saved to {save_to}.")

@@ -1,0 +1,110 @@
+"""Rendering views and results for the terminal (rich markup)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.table import Table
+
+from rummykit.engine.game import DealResult
+from rummykit.engine.view import SeatView
+from rummykit.model.pieces import Face
+
+__all__ = ["face_markup", "render_results", "render_view", "sort_rack"]
+
+_STYLE = {
+    "R": "bold red",
+    "Y": "bold yellow",
+    "B": "bold blue",
+    "K": "bold white",
+    "H": "red",
+    "D": "red",
+    "S": "white",
+    "C": "white",
+}
+
+
+def face_markup(face: Face) -> str:
+    """One face in colour."""
+    if face.is_joker:
+        return "[bold magenta]" + str(face) + "[/]"
+    return f"[{_STYLE.get(face.suit, 'white')}]{face}[/]"
+
+
+def sort_rack(rack: Sequence[Face], by: str) -> list[Face]:
+    """The rack sorted by colour/suit then number (``colour``) or number then colour."""
+    if by == "number":
+        return sorted(rack, key=lambda f: (f.rank if not f.is_joker else 99, f.suit_index))
+    return sorted(rack)
+
+
+def _seat_name(seat: int, names: Sequence[str]) -> str:
+    return f"P{seat + 1} {names[seat]}" if seat < len(names) else f"P{seat + 1}"
+
+
+def render_view(view: SeatView, names: Sequence[str], sort_by: str = "colour") -> str:
+    """The table as ``view.seat`` sees it."""
+    lines: list[str] = []
+    deals = view.options.get("match_deals", "?")
+    indicator = face_markup(view.indicator) if view.indicator is not None else "-"
+    double = "  [bold]DOUBLE GAME[/]" if view.double_game else ""
+    lines.append(
+        f"[bold]Deal {view.deal_number + 1}/{deals}[/] · round {view.round} · "
+        f"{view.phase} · stock {view.stock_count} · indicator {indicator}{double}"
+    )
+    for seat in range(view.players):
+        flags = []
+        if view.opened[seat]:
+            flags.append("opened")
+        if view.board[seat]:
+            flags.append("board")
+        if view.announced_three[seat]:
+            flags.append("three!")
+        if view.atu[seat]:
+            flags.append("atu")
+        if view.doubles_announced[seat]:
+            flags.append("doubles " + "/".join(view.doubles_announced[seat]))
+        marker = "▶" if seat == view.to_move else " "
+        lines.append(
+            f" {marker} {_seat_name(seat, names):<16} {view.rack_sizes[seat]:>2} tiles  "
+            f"total {view.totals[seat]:>5}  {' '.join(flags)}"
+        )
+    if view.table:
+        lines.append("[bold]Table[/]")
+        for f in view.table:
+            parts = f.notation.strip("[]").split()
+            shown = " ".join(
+                face_markup(Face.parse(p.split("(")[0]))
+                + (f"({p.split('(')[1]}" if "(" in p else "")
+                for p in parts
+            )
+            lines.append(f"  m{f.id:<3} [{shown}]  ({_seat_name(f.owner, names)})")
+    if view.column:
+        cells = [f"{i}:{face_markup(face)}" for i, face in enumerate(view.column)]
+        cells[0] = f"0:[dim]{view.column[0]} (dead)[/]"
+        lines.append("[bold]Column[/] " + "  ".join(cells))
+    rack = sort_rack(view.rack, sort_by)
+    lines.append("[bold]Your rack[/] " + " ".join(face_markup(f) for f in rack))
+    if view.must_use:
+        lines.append("  must use this turn: " + " ".join(face_markup(f) for f in view.must_use))
+    if view.laid_points:
+        lines.append(f"  opening points laid this turn: {view.laid_points}")
+    return "\n".join(lines)
+
+
+def render_results(results: Sequence[DealResult], names: Sequence[str]) -> Table:
+    """Per-deal scores and running totals."""
+    players = len(results[0].scores) if results else len(names)
+    table = Table(title="Scores")
+    table.add_column("deal")
+    table.add_column("end")
+    for seat in range(players):
+        table.add_column(_seat_name(seat, names), justify="right")
+    for r in results:
+        end = r.end + (f" by P{r.closer + 1}" if r.closer is not None else "")
+        if r.contract:
+            end += f" ({r.contract})"
+        table.add_row(str(r.deal), end, *(str(s) for s in r.scores))
+    if results:
+        table.add_row("total", "", *(f"[bold]{t}[/]" for t in results[-1].totals))
+    return table

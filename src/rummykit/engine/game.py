@@ -1,0 +1,1214 @@
+"""The game state machine: a match of deals under one variant.
+
+Every action goes through :meth:`Game.verify` (raises with the rule),
+:meth:`Game.can` (a bool) and :meth:`Game.apply` (does it and logs it); an
+illegal action leaves the game unchanged.  :meth:`Game.legal_actions` lists
+exactly the actions that verify.  Hidden information leaves only through
+:meth:`Game.view`.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import lru_cache
+from typing import Any
+
+from rummykit.engine.actions import (
+    AcceptSwap,
+    Action,
+    AnnounceAtu,
+    AnnounceDoubles,
+    AnnounceThree,
+    Attach,
+    CloseBoard,
+    DeclareBoard,
+    DeclineSwap,
+    Discard,
+    DoublesCategory,
+    Draw,
+    ExchangeJoker,
+    Meld,
+    NextDeal,
+    ProposeSwap,
+    Ready,
+    ResetTurn,
+    Reshuffle,
+    TakeColumn,
+)
+from rummykit.engine.errors import IllegalActionError
+from rummykit.engine.table import Formation
+from rummykit.model.candidates import candidates, counts_of
+from rummykit.model.melds import (
+    HIGH_ACE,
+    MeldKind,
+    MeldRules,
+    best_reading,
+    position_rank,
+    read_meld,
+)
+from rummykit.model.pieces import JOKER_KIND, Face, Material
+from rummykit.rules.options import Options, fingerprint
+from rummykit.rules.variant import Contract, SeatOutcome, Variant, find_variant
+
+__all__ = ["DealResult", "Game", "Phase"]
+
+
+class Phase(StrEnum):
+    """Where a match is (RULES §9.2–9.12)."""
+
+    PREPLAY = "preplay"
+    """Announcements before play: atu, doubles, swaps, a reshuffle demand."""
+    ROUND1 = "round1"
+    """The opening round: discard-only first turn, then draw and discard."""
+    TURNS = "turns"
+    """Normal turns from round 2 on."""
+    DEAL_END = "deal_end"
+    """A deal is scored; ``next`` starts the following one."""
+    MATCH_END = "match_end"
+    """The match is over."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """The outcome of one deal."""
+
+    deal: int
+    maker: int
+    end: str
+    """``close``, ``board`` (a board contract closed it) or ``exhaustion``."""
+    closer: int | None
+    closing_face: str | None
+    contract: str | None
+    double_game: bool
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+    opened: tuple[bool, ...]
+    table_values: tuple[int, ...]
+    rack_values: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "deal": self.deal,
+            "maker": self.maker,
+            "end": self.end,
+            "closer": self.closer,
+            "closing_piece": self.closing_face,
+            "contract": self.contract,
+            "double_game": self.double_game,
+            "scores": list(self.scores),
+            "totals": list(self.totals),
+            "opened": list(self.opened),
+            "table_values": list(self.table_values),
+            "rack_values": list(self.rack_values),
+        }
+
+
+@dataclass(slots=True)
+class _Turn:
+    """What the current turn has done so far (for commit checks and reset)."""
+
+    acquired: str | None = None
+    """``draw``, ``last``, ``middle``, or ``none`` for the discard-only first turn."""
+    start_rack: int = 0
+    must_use: list[int] = field(default_factory=list)
+    pending_jokers: list[int] = field(default_factory=list)
+    new_formations: list[int] = field(default_factory=list)
+    laid: list[tuple[MeldKind, int]] = field(default_factory=list)
+    """(kind, rank of a set / 0) of each formation laid this turn."""
+    laid_points: int = 0
+    exchanged: bool = False
+    attached: bool = False
+    dirty: bool = False
+
+    def copy(self) -> _Turn:
+        return _Turn(
+            self.acquired,
+            self.start_rack,
+            self.must_use[:],
+            self.pending_jokers[:],
+            self.new_formations[:],
+            self.laid[:],
+            self.laid_points,
+            self.exchanged,
+            self.attached,
+            self.dirty,
+        )
+
+
+@dataclass(slots=True)
+class _Snapshot:
+    rack: list[int]
+    column: list[int]
+    table: list[Formation]
+    credit: list[int]
+    locked: set[int]
+    turn: _Turn
+
+
+@lru_cache(maxsize=8192)
+def _meld_actions(
+    counts: tuple[int, ...], rules: MeldRules, material: Material
+) -> tuple[Meld, ...]:
+    return tuple(Meld(c.faces(material), c.declared(material)) for c in candidates(counts, rules))
+
+
+@lru_cache(maxsize=16384)
+def _natural_slots(formation: Formation, rules: MeldRules) -> dict[int, int]:
+    """Natural face kind → the position it would take if attached to ``formation``."""
+    out: dict[int, int] = {}
+    if formation.kind is MeldKind.RUN:
+        for p in (formation.positions[0] - 1, formation.positions[-1] + 1):
+            if 1 <= p <= HIGH_ACE:
+                kind = formation.suit * 13 + position_rank(p) - 1
+                face = Face.of(Material.TILES, formation.suit, position_rank(p))
+                slot = formation.run_slot_for(face, rules, None)
+                if slot is not None and kind not in out:
+                    out[kind] = slot
+        return out
+    size = len(formation.pieces)
+    if size >= rules.set_max_size or (rules.set_distinct_suits and size >= 4):
+        return out
+    present = {k // 13 for k in formation.kinds if k != JOKER_KIND}
+    for suit in range(4):
+        if not (rules.set_distinct_suits and suit in present):
+            out[suit * 13 + formation.rank - 1] = formation.rank
+    return out
+
+
+class Game:
+    """A match of one variant: deals, turns, legality, scoring and the action log.
+
+    Build it from a variant (object or name), the player count, options and a
+    seed or an injected :class:`random.Random`; ``walls`` gives explicit piece
+    orders for the deals (tests stack the deal this way).
+    """
+
+    def __init__(
+        self,
+        variant: Variant | str,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        *,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        walls: Sequence[Sequence[int]] | None = None,
+        maker: int | None = None,
+    ) -> None:
+        self.variant = find_variant(variant) if isinstance(variant, str) else variant
+        self.players = self.variant.default_players if players is None else players
+        self.options: Options = self.variant.resolve(self.players, options)
+        self.fingerprint = fingerprint(self.variant.name, self.options)
+        self.pieces = self.variant.pieces(self.options)
+        self.faces = self.pieces.faces
+        self.kind_faces = (
+            *tuple(Face.of(self.pieces.material, k // 13, k % 13 + 1) for k in range(52)),
+            Face.joker(self.pieces.material),
+        )
+        self.rules = self.variant.meld_rules
+        if rng is None:
+            seed = secrets.randbelow(2**63) if seed is None else seed
+            rng = random.Random(seed)
+        self.seed = seed
+        self.rng = rng
+        self.explicit_walls = [tuple(w) for w in walls] if walls is not None else None
+        self.walls_used: list[tuple[int, ...]] = []
+        if maker is not None and not 0 <= maker < self.players:
+            raise ValueError(f"maker must be a seat 0..{self.players - 1}, not {maker}")
+        # The maker draw always consumes the RNG, so a given maker does not shift the walls.
+        drawn_maker = self.rng.randrange(self.players)
+        self.first_maker = drawn_maker if maker is None else maker
+        self.maker = self.first_maker
+        self.deal_number = 0
+        self.totals = [0] * self.players
+        self.results: list[DealResult] = []
+        self.log: list[tuple[int, Action]] = []
+        self._start_deal()
+
+    # ------------------------------------------------------------------ set-up
+
+    def _next_wall(self) -> list[int]:
+        used = len(self.walls_used)
+        if self.explicit_walls is not None and used < len(self.explicit_walls):
+            return list(self.explicit_walls[used])
+        return self.variant.shuffled_order(self.pieces, self.rng)
+
+    def _start_deal(self) -> None:
+        n = self.players
+        self.deal_log_start = len(self.log)
+        order = self._next_wall()
+        layout = self.variant.deal(self.pieces, order, n, self.maker, self.options)
+        self.walls_used.append(tuple(order))
+        self.racks: list[list[int]] = [sorted(r) for r in layout.racks]
+        self.stock: list[int] = list(reversed(layout.stock))
+        self.column: list[int] = []
+        self.table: list[Formation] = []
+        self.credit: list[int] = [-1] * len(self.pieces)
+        self.locked: set[int] = set()
+        self.indicator = layout.indicator
+        self.double_game = layout.double_game
+        self.first_seat = layout.first_seat
+        self.opened = [False] * n
+        self.board = [False] * n
+        self.announced_three = [False] * n
+        self.three_violation = [False] * n
+        self.atu = [False] * n
+        self.doubles_announced: list[list[DoublesCategory]] = [[] for _ in range(n)]
+        self.doubles_swapped: list[set[int]] = [set() for _ in range(n)]
+        self.dealt_doubles = [self._double_kinds(r) for r in self.racks]
+        self.swap_offered: list[set[int]] = [set() for _ in range(n)]
+        self.pending_swap: tuple[int, int, int] | None = None
+        self.turns_taken = [0] * n
+        self.turn_number = 0
+        self.turn = _Turn()
+        self.snapshot: _Snapshot | None = None
+        self.preplay_order = [(self.first_seat + i) % n for i in range(n)]
+        self.preplay_index = 0
+        self.phase = Phase.PREPLAY
+        self.to_move = self.preplay_order[0]
+        if self.options.get("atu_mandatory"):
+            for seat in range(n):
+                if self._holds_atu(seat):
+                    self.atu[seat] = True
+
+    def _double_kinds(self, rack: Sequence[int]) -> list[int]:
+        counts = counts_of([self.faces[p].kind for p in rack])
+        # A-49: jokers never form a double.
+        return [k for k in range(52) if counts[k] >= 2]
+
+    def _holds_atu(self, seat: int) -> bool:
+        if self.indicator is None:
+            return False
+        face = self.faces[self.indicator]
+        if face.is_joker and not self.options.get("atu_on_joker_indicator", False):
+            return False
+        return any(p != self.indicator and self.faces[p] == face for p in self.racks[seat])
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def is_over(self) -> bool:
+        """True once the match has ended."""
+        return self.phase is Phase.MATCH_END
+
+    @property
+    def round(self) -> int:
+        """The round of the current deal (1 = the opening round)."""
+        return self.turn_number // self.players + 1
+
+    def rack_faces(self, seat: int) -> list[Face]:
+        """The faces on ``seat``'s rack (full state: use :meth:`view` for players)."""
+        return [self.faces[p] for p in self.racks[seat]]
+
+    def describe(self) -> str:
+        """A one-line summary of the public state, used in error messages."""
+        seat = self.to_move
+        return (
+            f"deal {self.deal_number + 1}, {self.phase}, round {self.round}, P{seat + 1} to move, "
+            f"rack {len(self.racks[seat])}, stock {len(self.stock)}, column {len(self.column)}, "
+            f"table {len(self.table)}"
+        )
+
+    def _fail(self, action: Action, rule: str, reason: str) -> IllegalActionError:
+        return IllegalActionError(f"{action}", rule, reason, self.describe())
+
+    # ------------------------------------------------------------------ the triad
+
+    def verify(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` if ``action`` is not legal for the seat to move."""
+        handler = self._VERIFY.get(type(action))
+        if handler is None:
+            raise self._fail(action, "§2.3", "unknown action type")
+        handler(self, action)
+
+    def can(self, action: Action) -> bool:
+        """Whether ``action`` is legal now."""
+        try:
+            self.verify(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, action: Action) -> Action:
+        """Apply ``action`` for the seat to move, log it and return it."""
+        self.verify(action)
+        seat = self.to_move
+        self.log.append((seat, action))
+        self._APPLY[type(action)](self, action)
+        return action
+
+    # ------------------------------------------------------------------ pre-play
+
+    def _verify_preplay(self, action: Action) -> None:
+        if self.phase is not Phase.PREPLAY:
+            raise self._fail(action, "§9.4", "announcements are made only before play")
+        if self.pending_swap is not None and not isinstance(action, AcceptSwap | DeclineSwap):
+            raise self._fail(action, "§9.4", "a swap offer awaits an answer")
+
+    def _verify_atu(self, action: Action) -> None:
+        self._verify_preplay(action)
+        seat = self.to_move
+        if self.atu[seat]:
+            raise self._fail(action, "§9.4", "atu is already announced")
+        if not self._holds_atu(seat):
+            raise self._fail(action, "§9.4", "atu needs the twin of the indicator tile")
+
+    def _apply_atu(self, action: Action) -> None:
+        self.atu[self.to_move] = True
+
+    def _unswapped_doubles(self, seat: int, category: DoublesCategory | None) -> list[int]:
+        current = set(self._double_kinds(self.racks[seat]))
+        return [
+            k
+            for k in self.dealt_doubles[seat]
+            if k in current
+            and k not in self.doubles_swapped[seat]
+            and (category is None or DoublesCategory.of(self._kind_face(k)) is category)
+        ]
+
+    def _kind_face(self, kind: int) -> Face:
+        if kind == JOKER_KIND:
+            return Face.joker(self.pieces.material)
+        return Face.of(self.pieces.material, kind // 13, kind % 13 + 1)
+
+    def _verify_doubles(self, action: AnnounceDoubles) -> None:
+        self._verify_preplay(action)
+        seat = self.to_move
+        if action.category in self.doubles_announced[seat]:
+            raise self._fail(action, "§9.4", "that category is already announced")
+        if not any(
+            DoublesCategory.of(self._kind_face(k)) is action.category
+            for k in self.dealt_doubles[seat]
+        ):
+            raise self._fail(action, "§9.4", f"no {action.category} double was dealt to you")
+
+    def _apply_doubles(self, action: AnnounceDoubles) -> None:
+        self.doubles_announced[self.to_move].append(action.category)
+
+    def _verify_swap(self, action: ProposeSwap) -> None:
+        self._verify_preplay(action)
+        seat, other = self.to_move, action.seat
+        if not self.options.get("doubles_swap_enabled", False):
+            raise self._fail(action, "§9.4", "double swaps are disabled")
+        if not 0 <= other < self.players or other == seat:
+            raise self._fail(action, "§9.4", "swap with another seat at the table")
+        if other in self.swap_offered[seat]:
+            raise self._fail(action, "§9.4/A-49", "you already offered that player a swap")
+        category = DoublesCategory.of(action.face)
+        if action.face.is_joker or action.face.kind not in self._unswapped_doubles(seat, None):
+            raise self._fail(action, "§9.4/A-49", f"you hold no unswapped double {action.face}")
+        if category not in self.doubles_announced[seat]:
+            raise self._fail(action, "§9.4", f"announce your {category} double first")
+        wanted = category if self.options.get("doubles_swap_same_category_only") else None
+        announced = self.doubles_announced[other]
+        if (wanted is not None and wanted not in announced) or not announced:
+            raise self._fail(action, "§9.4/A-49", f"P{other + 1} has announced no matching double")
+        if not self._unswapped_doubles(other, wanted):
+            raise self._fail(action, "§9.4/A-49", f"P{other + 1} has no double left to swap")
+
+    def _apply_swap(self, action: ProposeSwap) -> None:
+        seat = self.to_move
+        self.swap_offered[seat].add(action.seat)
+        self.pending_swap = (seat, action.seat, action.face.kind)
+        self.to_move = action.seat
+
+    def _verify_answer(self, action: Action) -> None:
+        if self.phase is not Phase.PREPLAY or self.pending_swap is None:
+            raise self._fail(action, "§9.4", "no swap offer is waiting")
+        if isinstance(action, AcceptSwap):
+            _proposer, target, kind = self.pending_swap
+            wanted = (
+                DoublesCategory.of(self._kind_face(kind))
+                if self.options.get("doubles_swap_same_category_only")
+                else None
+            )
+            if action.face.is_joker or action.face.kind not in self._unswapped_doubles(
+                target, wanted
+            ):
+                raise self._fail(
+                    action,
+                    "§9.4/A-49",
+                    f"you hold no unswapped double {action.face} of that category",
+                )
+
+    def _apply_accept(self, action: AcceptSwap) -> None:
+        assert self.pending_swap is not None
+        proposer, target, kind = self.pending_swap
+        given = next(p for p in self.racks[proposer] if self.faces[p].kind == kind)
+        received = next(p for p in self.racks[target] if self.faces[p] == action.face)
+        self.racks[proposer].remove(given)
+        self.racks[target].remove(received)
+        self.racks[proposer].append(received)
+        self.racks[target].append(given)
+        self.racks[proposer].sort()
+        self.racks[target].sort()
+        self.doubles_swapped[proposer].add(kind)
+        self.doubles_swapped[target].add(action.face.kind)
+        self.pending_swap = None
+        self.to_move = proposer
+
+    def _apply_decline(self, action: DeclineSwap) -> None:
+        assert self.pending_swap is not None
+        self.to_move = self.pending_swap[0]
+        self.pending_swap = None
+
+    def _verify_reshuffle(self, action: Reshuffle) -> None:
+        self._verify_preplay(action)
+        if not self.options.get("three_doubles_reshuffle", False):
+            raise self._fail(action, "§9.4", "the three-doubles reshuffle is disabled")
+        if len(self.dealt_doubles[self.to_move]) < 3:
+            raise self._fail(action, "§9.4/A-49", "a reshuffle needs 3 doubles as dealt")
+
+    def _apply_reshuffle(self, action: Reshuffle) -> None:
+        # §9.4(2): all tiles are reshuffled and the same maker rebuilds the wall.
+        self._start_deal()
+
+    def _verify_ready(self, action: Ready) -> None:
+        self._verify_preplay(action)
+
+    def _apply_ready(self, action: Ready) -> None:
+        self.preplay_index += 1
+        if self.preplay_index < self.players:
+            self.to_move = self.preplay_order[self.preplay_index]
+            return
+        self.phase = Phase.ROUND1
+        self._begin_turn(self.first_seat)
+
+    # ------------------------------------------------------------------ turns
+
+    def _begin_turn(self, seat: int) -> None:
+        self.to_move = seat
+        self.turns_taken[seat] += 1
+        self.turn = _Turn(start_rack=len(self.racks[seat]))
+        if self.turn_number == 0:
+            # §9.5(1): the first player does not draw in round 1.
+            self.turn.acquired = "none"
+        self.snapshot = self._take_snapshot()
+
+    def _take_snapshot(self) -> _Snapshot:
+        seat = self.to_move
+        return _Snapshot(
+            self.racks[seat][:],
+            self.column[:],
+            self.table[:],
+            self.credit[:],
+            set(self.locked),
+            self.turn.copy(),
+        )
+
+    def _in_turn(self, action: Action) -> None:
+        if self.phase not in (Phase.ROUND1, Phase.TURNS):
+            raise self._fail(action, "§2.3", f"no turn is being played ({self.phase})")
+
+    def _verify_acquire(self, action: Action) -> None:
+        self._in_turn(action)
+        if self.turn.acquired is not None:
+            if self.turn.acquired == "none":
+                raise self._fail(action, "§9.5", "the first player only discards in round 1")
+            raise self._fail(action, "§9.6(1)", "you have already taken a tile this turn")
+
+    def _verify_draw(self, action: Draw) -> None:
+        self._verify_acquire(action)
+        if not self.stock:
+            raise self._fail(action, "§9.11", "the stock is empty")
+
+    def _apply_draw(self, action: Draw) -> None:
+        self.racks[self.to_move].append(self.stock.pop())
+        self.turn.acquired = "draw"
+        # A drawn tile has been seen: resetting the turn keeps it.
+        self.snapshot = self._take_snapshot()
+
+    def _verify_take(self, action: TakeColumn) -> None:
+        self._verify_acquire(action)
+        seat = self.to_move
+        if self.phase is Phase.ROUND1:
+            raise self._fail(action, "§9.5(3)", "nobody takes from the column in round 1")
+        last = len(self.column) - 1
+        if not 1 <= action.index <= last:
+            if action.index == 0 and last >= 0:
+                raise self._fail(action, "§9.5(1)", "the dead tile can never be taken")
+            raise self._fail(action, "§9.6(1)", f"the column has no tile {action.index}")
+        rack = len(self.racks[seat])
+        if rack <= 2:
+            raise self._fail(action, "§9.6(1)", "with 1 or 2 tiles you may only draw")
+        if action.index == last:
+            return
+        if problem := self._middle_take_problem():
+            raise self._fail(action, *problem)
+
+    def _middle_take_problem(self) -> tuple[str, str] | None:
+        seat = self.to_move
+        rack = len(self.racks[seat])
+        if self.board[seat]:
+            return "§9.13", "a board player takes only the last tile"
+        if rack <= 3:
+            return "§9.6(1)", "with 3 tiles you may draw or take the last tile"
+        if self.options.get("column_take_middle_requires_opened") and not self.opened[seat]:
+            return "§9.6(c)/A-50", "a middle take needs an opened player"
+        minimum = int(self.options.get("column_take_middle_min_rack", 1))  # type: ignore[arg-type]
+        if rack < minimum:
+            return "§9.6(c)/A-50", f"a middle take needs at least {minimum} tiles on the rack"
+        return None
+
+    def _apply_take(self, action: TakeColumn) -> None:
+        seat = self.to_move
+        taken = self.column[action.index :]
+        del self.column[action.index :]
+        self.racks[seat].extend(taken)
+        self.racks[seat].sort()
+        self.turn.acquired = "last" if len(taken) == 1 else "middle"
+        self.turn.must_use = [taken[0]]
+        self.turn.dirty = True
+
+    def _verify_table_action(self, action: Action) -> None:
+        self._in_turn(action)
+        seat = self.to_move
+        if self.turn.acquired is None:
+            raise self._fail(action, "§9.6(1)", "draw or take a tile first")
+        if self.phase is Phase.ROUND1:
+            raise self._fail(action, "§9.5(3)", "nothing is laid, attached or exchanged in round 1")
+        if self.board[seat]:
+            raise self._fail(
+                action, "§9.13", "a board player never lays out, attaches or exchanges"
+            )
+
+    def _pick(self, seat: int, faces: Sequence[Face], action: Action) -> list[int]:
+        """Rack pieces showing ``faces``; obligated pieces (column take, freed joker) first."""
+        rack = self.racks[seat]
+        preferred = set(self.turn.must_use) | set(self.turn.pending_jokers)
+        chosen: list[int] = []
+        for face in faces:
+            options = [p for p in rack if self.faces[p] == face and p not in chosen]
+            if not options:
+                raise self._fail(action, "§2.3", f"{face} is not on your rack")
+            options.sort(key=lambda p: (p not in preferred, p))
+            chosen.append(options[0])
+        return chosen
+
+    def _keeps_discard(self, action: Action, removed: int, added: int = 0) -> None:
+        if len(self.racks[self.to_move]) - removed + added < 1:
+            raise self._fail(action, "§9.6/§9.11", "one tile must stay on the rack for the discard")
+
+    def _verify_meld(self, action: Meld) -> None:
+        self._verify_table_action(action)
+        if len(action.declared) != len(action.faces):
+            raise self._fail(action, "§2.2", "malformed meld")
+        self._pick(self.to_move, action.faces, action)
+        self._keeps_discard(action, len(action.faces))
+        if not read_meld(action.faces, self.rules, action.declared):
+            raise self._fail(action, "§9.7", "these tiles do not form a run or a set")
+
+    def _apply_meld(self, action: Meld) -> None:
+        seat = self.to_move
+        pieces = self._pick(seat, action.faces, action)
+        readings = read_meld(action.faces, self.rules, action.declared)
+        reading = best_reading(action.faces, readings, self.variant.opening_value)
+        order = sorted(range(len(pieces)), key=lambda i: reading.positions[i])
+        formation = Formation(
+            id=len(self.table) + 1,
+            owner=seat,
+            kind=reading.kind,
+            suit=reading.suit,
+            pieces=tuple(pieces[i] for i in order),
+            positions=tuple(reading.positions[i] for i in order),
+            kinds=tuple(action.faces[i].kind for i in order),
+        )
+        self._place(seat, pieces)
+        self.table.append(formation)
+        self.turn.new_formations.append(formation.id)
+        self.turn.laid.append((reading.kind, reading.positions[0]))
+        self.turn.laid_points += sum(
+            self.variant.opening_value(reading.kind, p) for p in reading.positions
+        )
+        self.turn.dirty = True
+
+    def _place(self, seat: int, pieces: Sequence[int]) -> None:
+        rack = self.racks[seat]
+        for p in pieces:
+            rack.remove(p)
+            if self.credit[p] < 0:
+                self.credit[p] = seat
+            if p in self.turn.pending_jokers:
+                self.turn.pending_jokers.remove(p)
+
+    def _formation(self, action: Action, target: int) -> Formation:
+        if not 1 <= target <= len(self.table):
+            raise self._fail(action, "§9.6(2)", f"there is no formation m{target}")
+        return self.table[target - 1]
+
+    def _attach_slot(self, formation: Formation, face: Face, declared: Face | None) -> int | None:
+        if not face.is_joker:
+            return _natural_slots(formation, self.rules).get(face.kind)
+        rules = self.rules
+        if formation.kind is MeldKind.RUN:
+            if not face.is_joker and face.suit_index != formation.suit:
+                return None
+            return formation.run_slot_for(face, rules, declared)
+        size = len(formation.pieces)
+        if size >= rules.set_max_size or (rules.set_distinct_suits and size >= 4):
+            return None
+        if face.is_joker:
+            if declared is not None and (
+                declared.rank != formation.rank
+                or declared.suit_index in formation.natural_suits(self.pieces)
+            ):
+                return None
+            wild = 1 + sum(self.faces[p].is_joker for p in formation.pieces)
+            natural = size + 1 - wild
+            if (rules.max_wild is not None and wild > rules.max_wild) or (
+                rules.wild_le_natural and wild > natural
+            ):
+                return None
+            return formation.rank
+        if face.rank != formation.rank:
+            return None
+        if rules.set_distinct_suits and face.suit_index in formation.natural_suits(self.pieces):
+            return None
+        return formation.rank
+
+    def _verify_attach(self, action: Attach) -> None:
+        self._verify_table_action(action)
+        seat = self.to_move
+        (piece,) = self._pick(seat, (action.face,), action)
+        formation = self._formation(action, action.target)
+        freed_joker = piece in self.turn.pending_jokers
+        if (
+            not self.opened[seat]
+            and not freed_joker
+            and not (self.options.get("attach_on_opening_turn") and self.turn.new_formations)
+        ):
+            raise self._fail(
+                action, "§9.6(2)/A-53", "attaching needs a player opened in an earlier turn"
+            )
+        if action.face.is_joker and formation.owner != seat:
+            raise self._fail(
+                action, "§9.6(2)", "a joker may be attached only to your own formations"
+            )
+        if action.declared is not None and not action.face.is_joker:
+            raise self._fail(action, "§2.2", "only a joker is declared")
+        self._keeps_discard(action, 1)
+        if self._attach_slot(formation, action.face, action.declared) is None:
+            raise self._fail(
+                action, "§9.6(2)", f"{action.face} does not fit {formation.notation(self.pieces)}"
+            )
+
+    def _apply_attach(self, action: Attach) -> None:
+        seat = self.to_move
+        (piece,) = self._pick(seat, (action.face,), action)
+        formation = self.table[action.target - 1]
+        slot = self._attach_slot(formation, action.face, action.declared)
+        assert slot is not None
+        self.table[action.target - 1] = formation.with_piece(piece, action.face.kind, slot)
+        self._place(seat, [piece])
+        self.turn.attached = True
+        self.turn.dirty = True
+        if piece in self.turn.must_use and self.options.get("column_take_allow_attach"):
+            self.turn.new_formations.append(formation.id)
+
+    def _exchange_plan(self, action: ExchangeJoker) -> tuple[Formation, list[int], list[int]]:
+        """(formation, jokers freed, positions filled) or raise."""
+        formation = self._formation(action, action.target)
+        faces = action.faces
+        jokers = [p for p in formation.pieces if self.faces[p].is_joker]
+        if not jokers:
+            raise self._fail(action, "§9.10", f"m{action.target} holds no joker")
+        if formation.kind is MeldKind.RUN:
+            if len(faces) != 1:
+                raise self._fail(action, "§9.10", "a joker in a run is freed by one tile")
+            for i, p in enumerate(formation.pieces):
+                if p in jokers and formation.represented(self.pieces, i) == faces[0]:
+                    if p in self.locked:
+                        raise self._fail(action, "§9.10", "that joker was exchanged once already")
+                    return formation, [p], [formation.positions[i]]
+            raise self._fail(action, "§9.10", f"no joker in m{action.target} stands for {faces[0]}")
+        present = formation.natural_suits(self.pieces)
+        suits = [f.suit_index for f in faces]
+        if (
+            any(f.is_joker or f.rank != formation.rank for f in faces)
+            or len(set(suits)) != len(suits)
+            or present & set(suits)
+        ):
+            raise self._fail(action, "§9.10", f"those tiles are not missing from m{action.target}")
+        if len(present) + len(suits) != 4:
+            raise self._fail(
+                action, "§9.10", "a joker in a set is freed only when all four colours lie there"
+            )
+        if any(p in self.locked for p in jokers):
+            raise self._fail(action, "§9.10", "that joker was exchanged once already")
+        return formation, jokers, [formation.rank] * len(faces)
+
+    def _verify_exchange(self, action: ExchangeJoker) -> None:
+        self._verify_table_action(action)
+        seat = self.to_move
+        if not self.opened[seat] and not self.options.get("joker_exchange_on_opening_turn"):
+            raise self._fail(action, "§9.10/A-55", "exchanging needs an opened player")
+        self._pick(seat, action.faces, action)
+        _, jokers, _ = self._exchange_plan(action)
+        self._keeps_discard(action, len(action.faces), len(jokers))
+
+    def _apply_exchange(self, action: ExchangeJoker) -> None:
+        seat = self.to_move
+        pieces = self._pick(seat, action.faces, action)
+        formation, jokers, _positions = self._exchange_plan(action)
+        if formation.kind is MeldKind.RUN:
+            updated = formation.replacing(jokers[0], pieces[0], action.faces[0].kind)
+        else:
+            keep = [p for p in formation.pieces if p not in jokers]
+            pieces_after = (*keep, *pieces)
+            updated = Formation(
+                formation.id,
+                formation.owner,
+                formation.kind,
+                formation.suit,
+                pieces_after,
+                (formation.rank,) * len(pieces_after),
+                tuple(self.faces[p].kind for p in pieces_after),
+            )
+        self.table[formation.id - 1] = updated
+        self._place(seat, pieces)
+        for j in jokers:
+            # A-54: the joker keeps its original credit; RULES §9.10: it is locked.
+            self.locked.add(j)
+            self.racks[seat].append(j)
+            self.turn.pending_jokers.append(j)
+        self.racks[seat].sort()
+        self.turn.exchanged = True
+        self.turn.dirty = True
+
+    def _verify_three(self, action: AnnounceThree) -> None:
+        self._in_turn(action)
+        seat = self.to_move
+        if self.announced_three[seat]:
+            raise self._fail(action, "§9.11", "you have already announced")
+        if len(self.racks[seat]) > 4:
+            raise self._fail(action, "§9.11", "announce when at most 3 tiles will remain")
+
+    def _apply_three(self, action: AnnounceThree) -> None:
+        self.announced_three[self.to_move] = True
+
+    def _board_problem(self) -> tuple[str, str] | None:
+        seat = self.to_move
+        if not self.options.get("board_play_enabled"):
+            return "§9.13", "board play is disabled"
+        if self.board[seat]:
+            return "§9.13", "you already play on the board"
+        if self.opened[seat] or self.turn.new_formations or self.turn.exchanged:
+            return "§9.13", "a player who has laid tiles cannot play on the board"
+        window = int(self.options["board_declare_within_turns"])  # type: ignore[arg-type]
+        if self.turns_taken[seat] > window:
+            return "§9.13/A-62", f"board play is declared within your first {window} turns"
+        return None
+
+    def _verify_board(self, action: DeclareBoard) -> None:
+        self._in_turn(action)
+        if problem := self._board_problem():
+            raise self._fail(action, *problem)
+
+    def _apply_board(self, action: DeclareBoard) -> None:
+        self.board[self.to_move] = True
+
+    def _verify_reset(self, action: ResetTurn) -> None:
+        self._in_turn(action)
+        if not self.turn.dirty:
+            raise self._fail(action, "§2.3", "nothing to reset this turn")
+
+    def _apply_reset(self, action: ResetTurn) -> None:
+        snap = self.snapshot
+        assert snap is not None
+        self.racks[self.to_move] = snap.rack[:]
+        self.column = snap.column[:]
+        self.table = snap.table[:]
+        self.credit = snap.credit[:]
+        self.locked = set(snap.locked)
+        self.turn = snap.turn.copy()
+
+    # ------------------------------------------------------------------ commit
+
+    def _commit_problem(self) -> tuple[str, str] | None:
+        """Why the turn cannot be committed now (rule, reason), or None."""
+        seat = self.to_move
+        turn = self.turn
+        if turn.acquired is None:
+            return "§9.6(1)", "draw or take a tile first"
+        on_new = {p for fid in turn.new_formations for p in self.table[fid - 1].pieces}
+        for p in turn.must_use:
+            if p not in on_new and not (self.board[seat] and turn.acquired == "last"):
+                return (
+                    "§9.6(b)/(c)",
+                    f"the column tile {self.faces[p]} must be used in a new formation "
+                    "this turn (or declare board play)",
+                )
+        if turn.pending_jokers:
+            return "§9.10", "the exchanged joker must be used in a formation this turn"
+        if not self.opened[seat]:
+            if turn.new_formations and (problem := self._opening_problem()):
+                return problem
+            if turn.exchanged and not turn.new_formations:
+                return (
+                    "§9.10/A-55",
+                    "a joker exchange needs you to be opened by the end of the turn",
+                )
+        return None
+
+    def _opening_problem(self) -> tuple[str, str] | None:
+        turn = self.turn
+        minimum = int(self.options.get("opening_min_points", 0))  # type: ignore[arg-type]
+        if turn.laid_points < minimum:
+            return "§9.8", f"an opening needs {minimum} points, these make {turn.laid_points}"
+        structure = self.options.get("opening_structure", "none")
+        has_run = any(k is MeldKind.RUN for k, _ in turn.laid)
+        has_set = any(k is MeldKind.SET for k, _ in turn.laid)
+        if (
+            structure == "run_or_ones_set"
+            and not has_run
+            and not (len(turn.laid) == 1 and turn.laid[0] == (MeldKind.SET, 1))
+        ):
+            return (
+                "§9.8/A-46",
+                "an opening needs a run, or else a single set of 1s and nothing more",
+            )
+        if structure == "run_and_set" and not (has_run and has_set):
+            return "§9.8/A-45", "an opening needs a run and a set"
+        return None
+
+    def _verify_discard(self, action: Discard) -> None:
+        self._in_turn(action)
+        seat = self.to_move
+        (piece,) = self._pick_discard(seat, action.face, action)
+        if problem := self._commit_problem():
+            raise self._fail(action, *problem)
+        remaining = len(self.racks[seat]) - 1
+        limit = int(self.options.get("rack_max_after_turn", 10**6))  # type: ignore[arg-type]
+        if remaining > limit:
+            raise self._fail(
+                action, "§9.6/A-50", f"at most {limit} tiles may stay on the rack after the turn"
+            )
+        del piece
+
+    def _pick_discard(self, seat: int, face: Face, action: Action) -> list[int]:
+        # Discard a piece without obligations when there is a choice.
+        options = [p for p in self.racks[seat] if self.faces[p] == face]
+        if not options:
+            raise self._fail(action, "§2.3", f"{face} is not on your rack")
+        obligated = set(self.turn.must_use) | set(self.turn.pending_jokers)
+        options.sort(key=lambda p: (p in obligated, p))
+        return [options[0]]
+
+    def _apply_discard(self, action: Discard) -> None:
+        seat = self.to_move
+        (piece,) = self._pick_discard(seat, action.face, action)
+        self.racks[seat].remove(piece)
+        self.column.append(piece)
+        if self.turn.new_formations and not self.opened[seat]:
+            self.opened[seat] = True
+        rack = len(self.racks[seat])
+        if rack == 0:
+            self._end_deal("close", seat, action.face, None)
+            return
+        if rack <= 3 and not self.announced_three[seat]:
+            self.three_violation[seat] = True
+        self._end_turn()
+
+    def _verify_close(self, action: CloseBoard) -> None:
+        self._in_turn(action)
+        seat = self.to_move
+        if not self.board[seat]:
+            raise self._fail(action, "§9.13", "only a board player closes with a contract")
+        if self.turn.acquired is None or self.turn.acquired == "none":
+            raise self._fail(action, "§9.13", "take a tile first, then close")
+        (piece,) = self._pick_discard(seat, action.face, action)
+        del piece
+        if len(self.racks[seat]) != 15:
+            raise self._fail(action, "§9.13", "a board contract is 14 tiles plus the discard")
+        if action.face not in self._board_closes(seat):
+            raise self._fail(action, "§9.13", "the other 14 tiles form no contract")
+
+    def _board_closes(self, seat: int) -> Mapping[Face, Contract]:
+        return self.variant.board_closes(self.rack_faces(seat), self.options)
+
+    def _apply_close(self, action: CloseBoard) -> None:
+        seat = self.to_move
+        (piece,) = self._pick_discard(seat, action.face, action)
+        contract = self._board_closes(seat)[action.face]
+        self.racks[seat].remove(piece)
+        self.column.append(piece)
+        self._end_deal("board", seat, action.face, contract)
+
+    def _end_turn(self) -> None:
+        if not self.stock:
+            # A-60: the deal ends after the turn in which the last stock tile was drawn.
+            self._end_deal("exhaustion", None, None, None)
+            return
+        self.turn_number += 1
+        if self.phase is Phase.ROUND1 and self.turn_number >= self.players:
+            self.phase = Phase.TURNS
+        self._begin_turn((self.to_move + 1) % self.players)
+
+    # ------------------------------------------------------------------ deal end
+
+    def _end_deal(
+        self, end: str, closer: int | None, face: Face | None, contract: Contract | None
+    ) -> None:
+        n = self.players
+        table_values = [0] * n
+        for formation in self.table:
+            for p in formation.pieces:
+                table_values[self.credit[p]] += self.variant.score_value(self.faces[p])
+        rack_values = [
+            sum(self.variant.score_value(self.faces[p]) for p in rack) for rack in self.racks
+        ]
+        outcomes = [
+            SeatOutcome(
+                opened=self.opened[s],
+                board=self.board[s],
+                three_violation=self.three_violation[s],
+                atu=self.atu[s],
+                closed=(s == closer),
+                table_value=table_values[s],
+                rack_value=rack_values[s],
+                contract=contract if s == closer else None,
+            )
+            for s in range(n)
+        ]
+        scores = self.variant.score_deal(outcomes, self.double_game, face, self.options)
+        for s in range(n):
+            self.totals[s] += scores[s]
+        self.results.append(
+            DealResult(
+                deal=self.deal_number + 1,
+                maker=self.maker,
+                end=end,
+                closer=closer,
+                closing_face=None if face is None else str(face),
+                contract=None if contract is None else contract.name,
+                double_game=self.double_game,
+                scores=tuple(scores),
+                totals=tuple(self.totals),
+                opened=tuple(self.opened),
+                table_values=tuple(table_values),
+                rack_values=tuple(rack_values),
+            )
+        )
+        self.turn = _Turn()
+        self.snapshot = None
+        target = self.options.get("target_score")
+        deals = int(self.options.get("match_deals", 1))  # type: ignore[arg-type]
+        done = len(self.results) >= deals or (
+            target is not None and max(self.totals) >= int(target)
+        )
+        self.phase = Phase.MATCH_END if done else Phase.DEAL_END
+        self.to_move = self._next_maker()
+
+    def _next_maker(self) -> int:
+        # §9.1/A-65: the maker role passes to the previous maker's right.
+        step = 1 if self.options.get("direction", "counterclockwise") == "counterclockwise" else -1
+        return (self.maker + step) % self.players
+
+    def _verify_next(self, action: NextDeal) -> None:
+        if self.phase is not Phase.DEAL_END:
+            raise self._fail(action, "§9.12", "the next deal starts only after a deal ends")
+
+    def _apply_next(self, action: NextDeal) -> None:
+        self.maker = self._next_maker()
+        self.deal_number += 1
+        self._start_deal()
+
+    # ------------------------------------------------------------------ enumeration
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action for the seat to move, in a stable order."""
+        if self.phase is Phase.MATCH_END:
+            return []
+        if self.phase is Phase.DEAL_END:
+            return [NextDeal()]
+        if self.phase is Phase.PREPLAY:
+            return [a for a in self._preplay_candidates() if self.can(a)]
+        return list(self._turn_actions())
+
+    def _preplay_candidates(self) -> Iterator[Action]:
+        seat = self.to_move
+        material = self.pieces.material
+        if self.pending_swap is not None:
+            for k in self._unswapped_doubles(seat, None):
+                yield AcceptSwap(self._kind_face(k))
+            yield DeclineSwap()
+            return
+        yield AnnounceAtu()
+        for cat in DoublesCategory:
+            yield AnnounceDoubles(cat)
+        for k in self._unswapped_doubles(seat, None):
+            for other in range(self.players):
+                yield ProposeSwap(Face.of(material, k // 13, k % 13 + 1), other)
+        yield Reshuffle()
+        yield Ready()
+
+    def _turn_actions(self) -> Iterator[Action]:
+        seat = self.to_move
+        rack = self.racks[seat]
+        turn = self.turn
+        faces = self.faces
+        if turn.acquired is None:
+            if self.stock:
+                yield Draw()
+            if self.phase is Phase.TURNS and len(rack) >= 3 and len(self.column) >= 2:
+                last = len(self.column) - 1
+                if self._middle_take_problem() is None:
+                    yield from (TakeColumn(i) for i in range(1, last))
+                yield TakeColumn(last)
+        elif self.phase is Phase.TURNS and not self.board[seat]:
+            yield from self._table_actions(seat, rack)
+        if not self.announced_three[seat] and len(rack) <= 4:
+            yield AnnounceThree()
+        if self._board_problem() is None:
+            yield DeclareBoard()
+        if turn.acquired is not None:
+            distinct = [self.kind_faces[k] for k in sorted({faces[p].kind for p in rack})]
+            if self._commit_problem() is None and len(rack) - 1 <= int(
+                self.options.get("rack_max_after_turn", 10**6)  # type: ignore[arg-type]
+            ):
+                yield from (Discard(f) for f in distinct)
+            if self.board[seat] and len(rack) == 15 and turn.acquired != "none":
+                yield from (CloseBoard(f) for f in sorted(self._board_closes(seat)))
+        if turn.dirty:
+            yield ResetTurn()
+
+    def _table_actions(self, seat: int, rack: list[int]) -> Iterator[Action]:
+        faces = self.faces
+        material = self.pieces.material
+        size = len(rack)
+        counts = counts_of([faces[p].kind for p in rack])
+        for meld in _meld_actions(counts, self.rules, material):
+            if size - len(meld.faces) >= 1:
+                yield meld
+        kinds = sorted({faces[p].kind for p in rack})
+        can_attach = self.opened[seat] or bool(
+            self.options.get("attach_on_opening_turn") and self.turn.new_formations
+        )
+        pending = bool(self.turn.pending_jokers)
+        if size >= 2 and (can_attach or pending):
+            joker = self.kind_faces[JOKER_KIND] if kinds[-1] == JOKER_KIND else None
+            for formation in self.table:
+                if can_attach:
+                    slots = _natural_slots(formation, self.rules)
+                    for kind in kinds:
+                        if kind in slots:
+                            yield Attach(self.kind_faces[kind], formation.id)
+                if joker is not None and formation.owner == seat:
+                    yield from self._joker_attaches(formation, joker)
+        if self.opened[seat] or self.options.get("joker_exchange_on_opening_turn"):
+            yield from self._exchanges(seat, counts, size)
+
+    def _joker_attaches(self, formation: Formation, joker: Face) -> Iterator[Action]:
+        material = self.pieces.material
+        if formation.kind is MeldKind.SET:
+            if self._attach_slot(formation, joker, None) is not None:
+                yield Attach(joker, formation.id)
+            return
+        seen = set()
+        for p in (formation.positions[-1] + 1, formation.positions[0] - 1):
+            if not 1 <= p <= 14:
+                continue
+            declared = Face.of(material, formation.suit, 1 if p == 14 else p)
+            if declared not in seen and formation.run_slot_for(joker, self.rules, declared) == p:
+                seen.add(declared)
+                yield Attach(joker, formation.id, declared)
+
+    def _exchanges(self, seat: int, counts: tuple[int, ...], size: int) -> Iterator[Action]:
+        material = self.pieces.material
+        for formation in self.table:
+            jokers = [i for i, p in enumerate(formation.pieces) if self.faces[p].is_joker]
+            if not jokers:
+                continue
+            if formation.kind is MeldKind.RUN:
+                for i in jokers:
+                    if formation.pieces[i] in self.locked:
+                        continue
+                    rep = formation.represented(self.pieces, i)
+                    if rep is not None and counts[rep.kind] and size >= 1:
+                        yield ExchangeJoker((rep,), formation.id)
+                continue
+            if any(formation.pieces[i] in self.locked for i in jokers):
+                continue
+            present = formation.natural_suits(self.pieces)
+            missing = [Face.of(material, s, formation.rank) for s in range(4) if s not in present]
+            if all(counts[f.kind] for f in missing) and size - len(missing) + len(jokers) >= 1:
+                yield ExchangeJoker(tuple(missing), formation.id)
+
+    # ------------------------------------------------------------------ copies
+
+    def copy(self) -> Game:
+        """An independent copy for search (the RNG is copied too)."""
+        new = object.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.racks = [r[:] for r in self.racks]
+        new.stock = self.stock[:]
+        new.column = self.column[:]
+        new.table = self.table[:]
+        new.credit = self.credit[:]
+        new.locked = set(self.locked)
+        new.totals = self.totals[:]
+        new.results = self.results[:]
+        new.log = self.log[:]
+        new.walls_used = self.walls_used[:]
+        for name in (
+            "opened",
+            "board",
+            "announced_three",
+            "three_violation",
+            "atu",
+            "turns_taken",
+            "dealt_doubles",
+        ):
+            setattr(new, name, getattr(self, name)[:])
+        new.doubles_announced = [a[:] for a in self.doubles_announced]
+        new.doubles_swapped = [set(a) for a in self.doubles_swapped]
+        new.swap_offered = [set(a) for a in self.swap_offered]
+        new.turn = self.turn.copy()
+        return new
+
+    _VERIFY: Mapping[type, Any] = {
+        AnnounceAtu: _verify_atu,
+        AnnounceDoubles: _verify_doubles,
+        ProposeSwap: _verify_swap,
+        AcceptSwap: _verify_answer,
+        DeclineSwap: _verify_answer,
+        Reshuffle: _verify_reshuffle,
+        Ready: _verify_ready,
+        Draw: _verify_draw,
+        TakeColumn: _verify_take,
+        Meld: _verify_meld,
+        Attach: _verify_attach,
+        ExchangeJoker: _verify_exchange,
+        AnnounceThree: _verify_three,
+        DeclareBoard: _verify_board,
+        ResetTurn: _verify_reset,
+        Discard: _verify_discard,
+        CloseBoard: _verify_close,
+        NextDeal: _verify_next,
+    }
+    _APPLY: Mapping[type, Any] = {
+        AnnounceAtu: _apply_atu,
+        AnnounceDoubles: _apply_doubles,
+        ProposeSwap: _apply_swap,
+        AcceptSwap: _apply_accept,
+        DeclineSwap: _apply_decline,
+        Reshuffle: _apply_reshuffle,
+        Ready: _apply_ready,
+        Draw: _apply_draw,
+        TakeColumn: _apply_take,
+        Meld: _apply_meld,
+        Attach: _apply_attach,
+        ExchangeJoker: _apply_exchange,
+        AnnounceThree: _apply_three,
+        DeclareBoard: _apply_board,
+        ResetTurn: _apply_reset,
+        Discard: _apply_discard,
+        CloseBoard: _apply_close,
+        NextDeal: _apply_next,
+    }

@@ -1,0 +1,177 @@
+"""Per-seat views: the only way hidden information leaves the engine.
+
+A view holds what one seat may know: its own rack, the public table, column
+and counts, and the public part of the action log.  It never holds piece ids
+(copies of a face are indistinguishable in play), another rack's faces, the
+stock order or the seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rummykit.engine.actions import AcceptSwap, Action, ProposeSwap
+from rummykit.engine.game import DealResult, Game, Phase
+from rummykit.model.pieces import Face
+
+__all__ = ["FormationView", "SeatView", "public_notation", "view"]
+
+
+@dataclass(frozen=True, slots=True)
+class FormationView:
+    """A formation as everyone sees it."""
+
+    id: int
+    owner: int
+    kind: str
+    notation: str
+    faces: tuple[Face, ...]
+    positions: tuple[int, ...]
+    """Run positions (1..14, 14 = the high 1), or the set's rank for each piece."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What ``seat`` knows of the game now."""
+
+    variant: str
+    options: dict[str, Any]
+    players: int
+    seat: int
+    phase: Phase
+    deal_number: int
+    round: int
+    maker: int
+    first_seat: int
+    to_move: int
+    rack: tuple[Face, ...]
+    rack_sizes: tuple[int, ...]
+    table: tuple[FormationView, ...]
+    column: tuple[Face, ...]
+    stock_count: int
+    indicator: Face | None
+    indicator_in_stock: bool
+    double_game: bool
+    opened: tuple[bool, ...]
+    board: tuple[bool, ...]
+    announced_three: tuple[bool, ...]
+    atu: tuple[bool, ...]
+    doubles_announced: tuple[tuple[str, ...], ...]
+    swap_offer: str | None
+    """A swap offered to or by this seat that awaits an answer, in public terms."""
+    turns_taken: tuple[int, ...]
+    totals: tuple[int, ...]
+    results: tuple[DealResult, ...]
+    must_use: tuple[Face, ...]
+    """This seat's column tiles that must go into a new formation this turn."""
+    pending_jokers: int
+    laid_points: int
+    """Opening points laid this turn (own turn only)."""
+    history: tuple[tuple[int, str], ...]
+    """Public notation of every action of this deal: (seat, notation)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (faces as notation)."""
+        return {
+            "variant": self.variant,
+            "options": self.options,
+            "players": self.players,
+            "seat": self.seat,
+            "phase": str(self.phase),
+            "deal_number": self.deal_number,
+            "round": self.round,
+            "maker": self.maker,
+            "first_seat": self.first_seat,
+            "to_move": self.to_move,
+            "rack": [str(f) for f in self.rack],
+            "rack_sizes": list(self.rack_sizes),
+            "table": [
+                {"id": f.id, "owner": f.owner, "kind": f.kind, "notation": f.notation}
+                for f in self.table
+            ],
+            "column": [str(f) for f in self.column],
+            "stock_count": self.stock_count,
+            "indicator": None if self.indicator is None else str(self.indicator),
+            "indicator_in_stock": self.indicator_in_stock,
+            "double_game": self.double_game,
+            "opened": list(self.opened),
+            "board": list(self.board),
+            "announced_three": list(self.announced_three),
+            "atu": list(self.atu),
+            "doubles_announced": [list(d) for d in self.doubles_announced],
+            "swap_offer": self.swap_offer,
+            "turns_taken": list(self.turns_taken),
+            "totals": list(self.totals),
+            "results": [r.to_json() for r in self.results],
+            "must_use": [str(f) for f in self.must_use],
+            "pending_jokers": self.pending_jokers,
+            "laid_points": self.laid_points,
+            "history": [[s, a] for s, a in self.history],
+        }
+
+
+def public_notation(action: Action, actor: int, viewer: int) -> str:
+    """How ``viewer`` sees ``actor``'s action: swapped tiles show only to the two seats."""
+    if isinstance(action, ProposeSwap) and viewer not in (actor, action.seat):
+        return f"swap ? P{action.seat + 1}"
+    if isinstance(action, AcceptSwap) and viewer != actor:
+        # The proposer learns the tile when it lands on his rack, not from the log.
+        return "accept ?"
+    return str(action)
+
+
+def view(game: Game, seat: int) -> SeatView:
+    """The view of ``game`` from ``seat``."""
+    if not 0 <= seat < game.players:
+        raise ValueError(f"seat must be 0..{game.players - 1}, not {seat}")
+    faces = game.faces
+    own_turn = game.to_move == seat and game.phase in (Phase.ROUND1, Phase.TURNS)
+    offer = None
+    if game.pending_swap is not None:
+        proposer, target, _ = game.pending_swap
+        if seat in (proposer, target):
+            offer = f"P{proposer + 1} offers P{target + 1} a double tile"
+    return SeatView(
+        variant=game.variant.name,
+        options=dict(game.options),
+        players=game.players,
+        seat=seat,
+        phase=game.phase,
+        deal_number=game.deal_number,
+        round=game.round,
+        maker=game.maker,
+        first_seat=game.first_seat,
+        to_move=game.to_move,
+        rack=tuple(sorted(faces[p] for p in game.racks[seat])),
+        rack_sizes=tuple(len(r) for r in game.racks),
+        table=tuple(
+            FormationView(
+                f.id,
+                f.owner,
+                str(f.kind),
+                f.notation(game.pieces),
+                tuple(faces[p] for p in f.pieces),
+                f.positions,
+            )
+            for f in game.table
+        ),
+        column=tuple(faces[p] for p in game.column),
+        stock_count=len(game.stock),
+        indicator=None if game.indicator is None else faces[game.indicator],
+        indicator_in_stock=game.indicator is not None and game.indicator in game.stock,
+        double_game=game.double_game,
+        opened=tuple(game.opened),
+        board=tuple(game.board),
+        announced_three=tuple(game.announced_three),
+        atu=tuple(game.atu),
+        doubles_announced=tuple(tuple(str(c) for c in d) for d in game.doubles_announced),
+        swap_offer=offer,
+        turns_taken=tuple(game.turns_taken),
+        totals=tuple(game.totals),
+        results=tuple(game.results),
+        must_use=tuple(faces[p] for p in game.turn.must_use) if own_turn else (),
+        pending_jokers=len(game.turn.pending_jokers) if own_turn else 0,
+        laid_points=game.turn.laid_points if own_turn else 0,
+        history=tuple((s, public_notation(a, s, seat)) for s, a in game.log[game.deal_log_start :]),
+    )

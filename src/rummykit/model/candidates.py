@@ -1,0 +1,225 @@
+"""Every formation that can be made from a multiset of faces.
+
+Racks are described by *counts*: ``counts[kind]`` is how many pieces of face
+kind ``kind`` (0..51 naturals, 52 jokers) a player holds.  A
+:class:`Candidate` is one formation with every piece's position fixed, so
+wild pieces are fully declared.  The enumeration is exact: every legal
+formation whose pieces the counts cover appears once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+
+from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, position_rank
+from rummykit.model.pieces import JOKER_KIND, Face, Material
+
+__all__ = ["Candidate", "candidates", "candidates_with", "counts_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One fully declared formation.
+
+    ``kinds[i]`` is the face kind of the piece at ``positions[i]``
+    (``JOKER_KIND`` for a wild piece); runs are in ascending position order.
+    """
+
+    kind: MeldKind
+    suit: int
+    positions: tuple[int, ...]
+    kinds: tuple[int, ...]
+    need: tuple[tuple[int, int], ...]
+    """(kind, count) pairs this formation takes from a rack, jokers included."""
+
+    @property
+    def joker_count(self) -> int:
+        """How many wild pieces it uses."""
+        return self.kinds.count(JOKER_KIND)
+
+    def faces(self, material: Material) -> tuple[Face, ...]:
+        """Its faces in display order."""
+        return tuple(
+            Face.joker(material) if k == JOKER_KIND else Face.of(material, k // 13, k % 13 + 1)
+            for k in self.kinds
+        )
+
+    def declared(self, material: Material) -> tuple[Face | None, ...]:
+        """What each wild piece stands for (sets: a missing suit, in suit order)."""
+        out: list[Face | None] = []
+        if self.kind is MeldKind.RUN:
+            for k, p in zip(self.kinds, self.positions, strict=True):
+                out.append(
+                    Face.of(material, self.suit, position_rank(p)) if k == JOKER_KIND else None
+                )
+            return tuple(out)
+        rank = self.positions[0]
+        present = {k // 13 for k in self.kinds if k != JOKER_KIND}
+        missing = iter(s for s in range(4) if s not in present)
+        for k in self.kinds:
+            out.append(Face.of(material, next(missing), rank) if k == JOKER_KIND else None)
+        return tuple(out)
+
+
+def counts_of(kinds: list[int] | tuple[int, ...]) -> tuple[int, ...]:
+    """The 53-long count vector of a list of face kinds."""
+    counts = [0] * 53
+    for k in kinds:
+        counts[k] += 1
+    return tuple(counts)
+
+
+def _need(kinds: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    tally: dict[int, int] = {}
+    for k in kinds:
+        tally[k] = tally.get(k, 0) + 1
+    return tuple(sorted(tally.items()))
+
+
+def _wild_ok(wild: int, natural: int, rules: MeldRules) -> bool:
+    if natural < rules.min_natural:
+        return False
+    if rules.max_wild is not None and wild > rules.max_wild:
+        return False
+    return not (rules.wild_le_natural and wild > natural)
+
+
+@lru_cache(maxsize=8192)
+def candidates(counts: tuple[int, ...], rules: MeldRules) -> tuple[Candidate, ...]:
+    """Every distinct fully declared formation the counts can supply."""
+    jokers = counts[JOKER_KIND]
+    out: list[Candidate] = []
+    if rules.runs_allowed:
+        _runs(counts, jokers, rules, out)
+    if rules.sets_allowed:
+        _sets(counts, jokers, rules, out)
+    return tuple(out)
+
+
+@lru_cache(maxsize=65536)
+def candidates_with(counts: tuple[int, ...], rules: MeldRules, kind: int) -> tuple[Candidate, ...]:
+    """The candidates that use a natural piece of face kind ``kind`` (exact-cover search)."""
+    jokers = counts[JOKER_KIND]
+    out: list[Candidate] = []
+    if rules.runs_allowed:
+        _runs(counts, jokers, rules, out, (kind // 13,))
+    if rules.sets_allowed:
+        _sets(counts, jokers, rules, out, (kind % 13 + 1,))
+    return tuple(c for c in out if kind in c.kinds)
+
+
+def _runs(
+    counts: tuple[int, ...],
+    jokers: int,
+    rules: MeldRules,
+    out: list[Candidate],
+    suits: tuple[int, ...] = (0, 1, 2, 3),
+) -> None:
+    lowest = 1 if rules.ace_low else 2
+    highest = HIGH_ACE if rules.ace_high else 13
+    max_wild = jokers if rules.max_wild is None else min(jokers, rules.max_wild)
+    min_size = rules.min_size
+    for suit in suits:
+        base = suit * 13
+        have = (0, *counts[base : base + 13], counts[base])  # have[p]: naturals for position p
+        if rules.min_natural > 0 and not any(have):
+            continue
+        if max_wild == 0:
+            _natural_runs(suit, base, have, lowest, highest, rules, out)
+            continue
+        for start in range(lowest, highest - min_size + 2):
+            missing = 0
+            for end in range(start, highest + 1):
+                if have[end] == 0:
+                    missing += 1
+                if start == 1 and end == HIGH_ACE:
+                    if rules.ace_both_ends:
+                        _emit_run(suit, base, start, end, have, max_wild, rules, out)
+                    break
+                if missing > max_wild:
+                    break  # longer windows only miss more
+                if end - start + 1 >= min_size:
+                    _emit_run(suit, base, start, end, have, max_wild, rules, out)
+
+
+def _natural_runs(
+    suit: int,
+    base: int,
+    have: tuple[int, ...],
+    lowest: int,
+    highest: int,
+    rules: MeldRules,
+    out: list[Candidate],
+) -> None:
+    """Runs without wild pieces: every window inside a stretch of present positions."""
+    min_size = rules.min_size
+    p = lowest
+    while p <= highest:
+        if not have[p]:
+            p += 1
+            continue
+        q = p
+        while q + 1 <= highest and have[q + 1]:
+            q += 1
+        for start in range(p, q - min_size + 2):
+            for end in range(start + min_size - 1, q + 1):
+                if start == 1 and end == HIGH_ACE and (not rules.ace_both_ends or have[1] < 2):
+                    continue
+                positions = tuple(range(start, end + 1))
+                kinds = tuple(base + position_rank(x) - 1 for x in positions)
+                out.append(Candidate(MeldKind.RUN, suit, positions, kinds, _need(kinds)))
+        p = q + 1
+
+
+def _emit_run(
+    suit: int,
+    base: int,
+    start: int,
+    end: int,
+    have: tuple[int, ...],
+    max_wild: int,
+    rules: MeldRules,
+    out: list[Candidate],
+) -> None:
+    """Every joker placement on positions start..end the naturals allow."""
+    positions = tuple(range(start, end + 1))
+    size = len(positions)
+    natural_kind = [base + position_rank(p) - 1 for p in positions]
+    both_aces = start == 1 and end == HIGH_ACE
+    forced = [i for i, p in enumerate(positions) if have[p] == 0]
+    available = [i for i, p in enumerate(positions) if have[p] > 0]
+    for extra in range(max_wild - len(forced) + 1):
+        for chosen in combinations(available, extra):
+            wild = set(forced).union(chosen)
+            if both_aces and have[1] == 1 and 0 not in wild and size - 1 not in wild:
+                continue  # one natural ace cannot fill both ace positions
+            natural = size - len(wild)
+            if not _wild_ok(len(wild), natural, rules):
+                continue
+            kinds = tuple(JOKER_KIND if i in wild else natural_kind[i] for i in range(size))
+            out.append(Candidate(MeldKind.RUN, suit, positions, kinds, _need(kinds)))
+
+
+def _sets(
+    counts: tuple[int, ...],
+    jokers: int,
+    rules: MeldRules,
+    out: list[Candidate],
+    ranks: tuple[int, ...] = tuple(range(1, 14)),
+) -> None:
+    max_wild = jokers if rules.max_wild is None else min(jokers, rules.max_wild)
+    top = min(rules.set_max_size, 4) if rules.set_distinct_suits else rules.set_max_size
+    for rank in ranks:
+        suits = [s for s in range(4) if counts[s * 13 + rank - 1] > 0]
+        for size_nat in range(1, len(suits) + 1):
+            for chosen in combinations(suits, size_nat):
+                for wild in range(max_wild + 1):
+                    size = size_nat + wild
+                    if size < rules.min_size or size > top:
+                        continue
+                    if not _wild_ok(wild, size_nat, rules):
+                        continue
+                    kinds = tuple(s * 13 + rank - 1 for s in chosen) + (JOKER_KIND,) * wild
+                    out.append(Candidate(MeldKind.SET, -1, (rank,) * size, kinds, _need(kinds)))

@@ -1,0 +1,702 @@
+"""Romanian tile Rummy, "Remi etalat" / Rummy 45 (RULES §9), including board play (§9.13)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import permutations
+
+from rummykit.model.candidates import candidates_with, counts_of
+from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, read_meld
+from rummykit.model.pieces import JOKER_KIND, Face, Material, PieceSet
+from rummykit.rules.options import OptionKind, Options, OptionSpec
+from rummykit.rules.variant import Contract, DealLayout, SeatOutcome, Variant, register
+
+__all__ = [
+    "MELD_RULES",
+    "REMI_RO",
+    "TILES_106",
+    "board_closes",
+    "build_wall",
+    "find_contract",
+    "opening_value",
+    "score_deal",
+    "score_value",
+    "stack_wall",
+]
+
+TILES_106 = PieceSet.build(Material.TILES, copies=2, jokers=2)
+"""RULES §9.1: four colours × 1..13 × two copies, plus two jokers."""
+
+STACKS = 15
+STACK_HEIGHT = 7
+
+MELD_RULES = MeldRules(
+    min_size=3,
+    ace_low=True,
+    ace_high=True,
+    ace_both_ends=True,  # RULES §9.7 / A-64: the complete run 1-2-…-13-1 is legal
+    set_distinct_suits=True,
+    set_max_size=4,
+    max_wild=None,  # A-66: no joker limit beyond one natural tile
+    min_natural=1,
+)
+
+ENGINE = OptionKind.ENGINE
+_OPTIONS = (
+    OptionSpec(
+        name="direction",
+        default="counterclockwise",
+        choices=("counterclockwise", "clockwise"),
+        doc="§9.1/A-44: direction of play (RO counter-clockwise, BG clockwise).",
+    ),
+    OptionSpec(
+        name="joker_indicator_count",
+        default=14,
+        minimum=1,
+        maximum=15,
+        kind=ENGINE,
+        doc="§9.2/A-47: the stack counted to when the indicator is a joker.",
+    ),
+    OptionSpec(
+        name="stack_deal_order",
+        default="round_robin",
+        choices=("round_robin", "pairs"),
+        kind=ENGINE,
+        doc="§9.3/A-65: stacks handed out one at a time, or two at a time.",
+    ),
+    OptionSpec(
+        name="doubles_swap_enabled",
+        default=True,
+        doc="§9.4: players holding doubles may swap one tile of each, face down.",
+    ),
+    OptionSpec(
+        name="doubles_swap_same_category_only",
+        default=True,
+        kind=ENGINE,
+        doc="A-49: a swap exchanges doubles of the same category only.",
+    ),
+    OptionSpec(
+        name="three_doubles_reshuffle",
+        default=True,
+        doc="§9.4: a player dealt 3 doubles may have the game broken and redealt.",
+    ),
+    OptionSpec(
+        name="atu_bonus",
+        default=50,
+        minimum=0,
+        maximum=1000,
+        doc="§9.4/§9.12: bonus for announcing the indicator's twin (atu).",
+    ),
+    OptionSpec(
+        name="atu_mandatory",
+        default=False,
+        doc="§9.4: atu is announced automatically (BG) instead of optionally (RO).",
+    ),
+    OptionSpec(
+        name="atu_on_joker_indicator",
+        default=True,
+        kind=ENGINE,
+        doc="A-48: with a joker indicator, the other joker's holder has atu.",
+    ),
+    OptionSpec(
+        name="opening_min_points",
+        default=45,
+        minimum=0,
+        maximum=500,
+        doc="§9.8: opening points the first laydown must reach.",
+    ),
+    OptionSpec(
+        name="opening_structure",
+        default="run_or_ones_set",
+        choices=("run_or_ones_set", "run_and_set"),
+        doc="§9.8/A-45/A-46: at least one run (or a lone set of 1s); BG: a run and a set.",
+    ),
+    OptionSpec(
+        name="column_take_middle_requires_opened",
+        default=True,
+        doc="§9.6(c)/A-50: a middle take needs a player opened before this turn (RO).",
+    ),
+    OptionSpec(
+        name="column_take_middle_min_rack",
+        default=4,
+        minimum=1,
+        maximum=15,
+        doc="§9.6(c)/A-50: tiles on the rack needed before a middle take (RO 4, BG 1).",
+    ),
+    OptionSpec(
+        name="column_take_allow_attach",
+        default=False,
+        kind=ENGINE,
+        doc="A-51: a taken column tile may satisfy its obligation by being attached.",
+    ),
+    OptionSpec(
+        name="attach_on_opening_turn",
+        default=False,
+        kind=ENGINE,
+        doc="A-53: attaching is allowed in the turn of the opening.",
+    ),
+    OptionSpec(
+        name="joker_exchange_on_opening_turn",
+        default=True,
+        kind=ENGINE,
+        doc="A-55: an exchange may feed the opening formation in the opening turn.",
+    ),
+    OptionSpec(
+        name="rack_max_after_turn",
+        default=14,
+        minimum=1,
+        maximum=106,
+        doc="§9.6/A-50: most tiles on a rack after the turn's discard.",
+    ),
+    OptionSpec(
+        name="three_tile_penalty",
+        default=500,
+        minimum=0,
+        maximum=10000,
+        doc="§9.11/A-56: penalty for not announcing three tiles.",
+    ),
+    OptionSpec(
+        name="three_tile_penalty_mode",
+        default="replace",
+        choices=("replace", "add"),
+        doc="A-56: the penalty replaces the deal score (RO) or is subtracted from it.",
+    ),
+    OptionSpec(
+        name="unopened_penalty",
+        default=100,
+        minimum=0,
+        maximum=10000,
+        doc="§9.12: flat penalty of a player who never opened.",
+    ),
+    OptionSpec(
+        name="unopened_on_exhaustion",
+        default="flat",
+        choices=("flat", "rack"),
+        kind=ENGINE,
+        doc="A-58: at stock exhaustion the unopened pay the flat penalty, or their rack.",
+    ),
+    OptionSpec(
+        name="closing_bonus",
+        default=50,
+        minimum=0,
+        maximum=1000,
+        doc="§9.12: bonus to the player who closes.",
+    ),
+    OptionSpec(
+        name="closing_with_1_or_joker_multiplier",
+        default=2,
+        minimum=1,
+        maximum=10,
+        doc="§9.11: multiplier for closing with a 1 or a joker.",
+    ),
+    OptionSpec(
+        name="double_game_multiplier",
+        default=2,
+        minimum=1,
+        maximum=10,
+        doc="§9.2: multiplier for every score when the indicator is a 1 or a joker.",
+    ),
+    OptionSpec(
+        name="double_game_applies_to_penalties",
+        default=True,
+        kind=ENGINE,
+        doc="A-59: negative deal scores are multiplied in a double game too.",
+    ),
+    OptionSpec(
+        name="board_play_enabled",
+        default=True,
+        doc="§9.13: play on the board (contracts) may be declared.",
+    ),
+    OptionSpec(
+        name="board_declare_within_turns",
+        default=3,
+        minimum=1,
+        maximum=50,
+        doc="§9.13/A-62: board play is declared within a player's first N turns.",
+    ),
+    OptionSpec(
+        name="board_closing_bonus",
+        default=False,
+        kind=ENGINE,
+        doc="A-61: a board closer also receives the closing bonus.",
+    ),
+    OptionSpec(
+        name="mosaic_strict",
+        default=True,
+        doc="§9.13: Mosaic also needs four colours first and two different 1s (RO).",
+    ),
+    OptionSpec(
+        name="bicolor_definition",
+        default="two_single_colour_runs",
+        choices=("two_single_colour_runs", "complete_run_two_colours", "runs_of_two_colours"),
+        kind=ENGINE,
+        doc="A-61: what the Bicolour contract requires.",
+    ),
+    OptionSpec(
+        name="board_jokers_allowed",
+        default=True,
+        kind=ENGINE,
+        doc="A-61: jokers are wild in board contracts.",
+    ),
+    OptionSpec(
+        name="match_deals",
+        default=lambda players: players,
+        minimum=1,
+        maximum=1000,
+        kind=ENGINE,
+        doc="A-63: deals in a match (default: one per player as maker).",
+    ),
+    OptionSpec(
+        name="target_score",
+        default=None,
+        minimum=1,
+        maximum=1_000_000,
+        nullable=True,
+        kind=ENGINE,
+        doc="A-63: the match ends once a player's total reaches this.",
+    ),
+)
+
+
+def opening_value(kind: MeldKind, position: int) -> int:
+    """RULES §9.8 opening values: 2–9 → 5, 10–13 → 10, 1 low 5 / high 10 / in a set 25."""
+    if kind is MeldKind.SET:
+        return 25 if position == 1 else (10 if position >= 10 else 5)
+    if position == 1:
+        return 5
+    return 10 if position >= 10 else 5
+
+
+def score_value(face: Face) -> int:
+    """RULES §9.12 scoring values: joker 50, 1 → 25, 10–13 → 10, 2–9 → 5."""
+    if face.is_joker:
+        return 50
+    rank = face.rank
+    return 25 if rank == 1 else (10 if rank >= 10 else 5)
+
+
+def build_wall(order: Sequence[int], players: int, maker: int, options: Options) -> DealLayout:
+    """Build the wall of 15 stacks and hand them out (RULES §9.2–9.3).
+
+    ``order`` lists the 106 pieces: ``order[7*i : 7*i+7]`` is stack ``i+1``
+    from bottom to top, and ``order[105]`` is the indicator.  Seats are in
+    play order; the first player is the one on the maker's right.
+    """
+    if len(order) != len(TILES_106) or sorted(order) != list(range(len(TILES_106))):
+        raise ValueError("a remi_ro wall lists each of the 106 tiles exactly once")
+    stacks = [list(order[STACK_HEIGHT * i : STACK_HEIGHT * (i + 1)]) for i in range(STACKS)]
+    indicator = order[-1]
+    face = TILES_106.faces[indicator]
+    n = int(options["joker_indicator_count"]) if face.is_joker else face.rank  # type: ignore[arg-type]
+    # §9.2(2): lift the top of stack N onto stack N+1, the indicator takes its place.
+    lifted = stacks[n - 1].pop()
+    stacks[n - 1].append(indicator)
+    stacks[n % STACKS].append(lifted)
+    counterclockwise = options["direction"] == "counterclockwise"
+    # §0.4/A-44: the maker's right neighbour is the next seat in play order when play
+    # runs counter-clockwise, the previous one when it runs clockwise.
+    first = (maker + 1) % players if counterclockwise else (maker - 1) % players
+    racks: list[list[int]] = [[] for _ in range(players)]
+    dealt = 2 * players
+    for k in range(dealt):
+        stack = stacks[(n + k) % STACKS]
+        if options["stack_deal_order"] == "pairs":
+            seat = (first + k // 2) % players
+        else:
+            seat = (first + k) % players
+        racks[seat].extend(stack)
+    # §9.3(3): the next stack is raised onto the one after it; drawing starts there
+    # and runs along the wall, each stack top down, ending with stack N.
+    remaining = [(n + k) % STACKS for k in range(dealt, STACKS)]
+    raised = stacks[remaining[0]]
+    stock: list[int] = list(reversed(raised)) + list(reversed(stacks[remaining[1]]))
+    for idx in remaining[2:]:
+        stock.extend(reversed(stacks[idx]))
+    double_game = face.is_joker or face.rank == 1
+    return DealLayout(
+        racks=tuple(tuple(r) for r in racks),
+        stock=tuple(stock),
+        first_seat=first,
+        indicator=indicator,
+        double_game=double_game,
+        notes=(f"indicator {face}, stack {n}",),
+    )
+
+
+def stack_wall(
+    players: int,
+    maker: int,
+    options: Options,
+    *,
+    indicator: int,
+    racks: Sequence[Sequence[int]],
+    stock: Sequence[int] = (),
+) -> list[int]:
+    """The wall order that deals ``racks`` (in seat order) and draws ``stock`` first.
+
+    The inverse of :func:`build_wall`, for stacked deals in tests and puzzles:
+    the first player's rack needs 15 pieces, the others 14; ``stock`` lists the
+    first pieces to be drawn (the indicator excluded); every piece not named
+    fills the rest of the stock in id order.
+    """
+    probe_ids = [p for p in range(len(TILES_106)) if p != indicator]
+    probe = build_wall([*probe_ids, indicator], players, maker, options)
+    slot_of = {pid: i for i, pid in enumerate(probe_ids)}
+    order: list[int | None] = [None] * len(TILES_106)
+    order[-1] = indicator
+    used = {indicator}
+    for seat, rack in enumerate(racks):
+        if len(rack) != len(probe.racks[seat]):
+            raise ValueError(
+                f"seat {seat} is dealt {len(probe.racks[seat])} tiles, not {len(rack)}"
+            )
+        for pid, slot_pid in zip(rack, probe.racks[seat], strict=True):
+            order[slot_of[slot_pid]] = pid
+            used.add(pid)
+    stock_slots = [p for p in probe.stock if p != indicator]
+    rest = [p for p in range(len(TILES_106)) if p not in used and p not in stock]
+    for pid, slot_pid in zip([*stock, *rest], stock_slots, strict=True):
+        order[slot_of[slot_pid]] = pid
+    if len({p for p in order if p is not None}) != len(TILES_106):
+        raise ValueError("each tile may be named once")
+    return [p for p in order if p is not None]
+
+
+def score_deal(
+    outcomes: Sequence[SeatOutcome],
+    double_game: bool,
+    closing_face: Face | None,
+    options: Options,
+) -> tuple[int, ...]:
+    """Deal scores per RULES §9.12 (and §9.13 for a board closer)."""
+    ended_by_close = any(o.closed for o in outcomes)
+    scores: list[int] = []
+    atu_bonus = int(options["atu_bonus"])  # type: ignore[arg-type]
+    for o in outcomes:
+        if o.closed and o.contract is not None:
+            base = o.contract.value + atu_bonus * o.atu
+            if options["board_closing_bonus"]:
+                base += int(options["closing_bonus"])  # type: ignore[arg-type]
+        elif not o.opened:
+            if not ended_by_close and options["unopened_on_exhaustion"] == "rack":
+                base = -o.rack_value + atu_bonus * o.atu
+            else:
+                base = -int(options["unopened_penalty"]) + atu_bonus * o.atu  # type: ignore[arg-type]
+        else:
+            base = o.table_value - o.rack_value + atu_bonus * o.atu
+            if o.closed:
+                base += int(options["closing_bonus"])  # type: ignore[arg-type]
+        if (
+            o.closed
+            and closing_face is not None
+            and (closing_face.is_joker or closing_face.rank == 1)
+        ):
+            base *= int(options["closing_with_1_or_joker_multiplier"])  # type: ignore[arg-type]
+        if double_game and (base >= 0 or options["double_game_applies_to_penalties"]):
+            base *= int(options["double_game_multiplier"])  # type: ignore[arg-type]
+        if o.three_violation:
+            # A-56: the penalty is flat and never multiplied.
+            penalty = int(options["three_tile_penalty"])  # type: ignore[arg-type]
+            base = -penalty if options["three_tile_penalty_mode"] == "replace" else base - penalty
+        scores.append(base)
+    return tuple(scores)
+
+
+# ---------------------------------------------------------------- board contracts
+# Contract checks work on sorted face-kind tuples (0..51 naturals, 52 joker) because
+# legal-move generation asks them for every possible discard of a board player.
+
+
+def _complete_run_colourings(kinds: Sequence[int]) -> list[list[int]] | None:
+    """Colours per run position 1..14 (-1 for a joker) if the kinds form 1-2-…-13-1.
+
+    The run may mix colours (Mosaic); one list per way to place the 1s.
+    """
+    naturals = [k for k in kinds if k != JOKER_KIND]
+    ranks = [k % 13 + 1 for k in naturals]
+    if (
+        len(kinds) != 14
+        or ranks.count(1) > 2
+        or len(set(ranks)) != len(ranks) - max(0, ranks.count(1) - 1)
+    ):
+        return None
+    base = [-1] * (HIGH_ACE + 1)
+    aces = []
+    for k in naturals:
+        if k % 13 == 0:
+            aces.append(k // 13)
+        else:
+            base[k % 13 + 1] = k // 13
+    out: list[list[int]] = []
+    for slots in permutations((1, HIGH_ACE), len(aces)):
+        pos = base[:]
+        for c, p in zip(aces, slots, strict=True):
+            pos[p] = c
+        out.append(pos[1:])
+    return out
+
+
+def _mosaic_ok(colours: list[int], strict: bool) -> bool:
+    """Fill joker positions (-1) so no neighbours share a colour (and the RO extras)."""
+
+    def fits(i: int, c: int, seq: list[int]) -> bool:
+        if i > 0 and seq[i - 1] == c:
+            return False
+        if strict and i < 4 and c in seq[:i]:
+            return False
+        return not (strict and i == 13 and c == seq[0])
+
+    def fill(i: int, seq: list[int]) -> bool:
+        if i == 14:
+            return True
+        choices = [colours[i]] if colours[i] >= 0 else [0, 1, 2, 3]
+        for c in choices:
+            if fits(i, c, seq) and (i == 13 or colours[i + 1] != c):
+                seq.append(c)
+                if fill(i + 1, seq):
+                    return True
+                seq.pop()
+        return False
+
+    return fill(0, [])
+
+
+def _single_colour_run(kinds: Sequence[int]) -> bool:
+    faces = [
+        Face.joker(Material.TILES)
+        if k == JOKER_KIND
+        else Face.of(Material.TILES, k // 13, k % 13 + 1)
+        for k in kinds
+    ]
+    return any(r.kind is MeldKind.RUN for r in read_meld(faces, MELD_RULES))
+
+
+def _has_isolated_tile(counts: tuple[int, ...], runs_only: bool) -> bool:
+    """A cheap refutation: some natural tile has no possible formation partners."""
+    return _isolated_count(counts, runs_only, 1) > 0
+
+
+def _isolated_count(counts: tuple[int, ...], runs_only: bool, enough: int) -> int:
+    """How many natural kinds have no possible formation partner (counting stops at ``enough``)."""
+    jokers = counts[JOKER_KIND]
+    if jokers >= 2:
+        return 0
+    found = 0
+    for kind in range(52):
+        if not counts[kind]:
+            continue
+        colour, rank0 = divmod(kind, 13)
+        if (
+            not runs_only
+            and sum(1 for c in range(4) if c != colour and counts[c * 13 + rank0]) + jokers >= 2
+        ):
+            continue
+        row = counts[colour * 13 : colour * 13 + 13]
+        have = (0, *row, row[0], 0)  # positions 0..15; 14 is the high one
+        spots = (1, HIGH_ACE) if rank0 == 0 else (rank0 + 1,)
+        if not any(
+            have[a] + have[b] + jokers >= 2
+            for p in spots
+            for a, b in ((p - 2, p - 1), (p - 1, p + 1), (p + 1, p + 2))
+            if a >= 1 and b <= HIGH_ACE
+        ):
+            found += 1
+            if found >= enough:
+                return found
+    return found
+
+
+@lru_cache(maxsize=65536)
+def _covers(counts: tuple[int, ...], runs_only: bool) -> bool:
+    """Whether every piece counted can be split into formations (exact cover)."""
+    if not any(counts):
+        return True
+    if _has_isolated_tile(counts, runs_only):
+        return False
+    first = next((k for k in range(52) if counts[k]), None)
+    if first is None:
+        return False  # only jokers left: a formation needs a natural tile
+    for cand in candidates_with(counts, MELD_RULES, first):
+        if runs_only and cand.kind is not MeldKind.RUN:
+            continue
+        rest = list(counts)
+        for k, c in cand.need:
+            rest[k] -= c
+        if min(rest) >= 0 and _covers(tuple(rest), runs_only):
+            return True
+    return False
+
+
+def _bete(kinds: Sequence[int]) -> bool:
+    jokers = kinds.count(JOKER_KIND)
+    by_rank: dict[int, set[int]] = {}
+    for k in kinds:
+        if k != JOKER_KIND:
+            cols = by_rank.setdefault(k % 13, set())
+            if k // 13 in cols:
+                return False
+            cols.add(k // 13)
+    if len(by_rank) != 4:
+        return False
+    natural = sorted((len(c) for c in by_rank.values()), reverse=True)
+    sizes = [4, 4, 3, 3]
+    return all(n <= s for n, s in zip(natural, sizes, strict=True)) and (
+        sum(sizes) - sum(natural) == jokers
+    )
+
+
+def _doubles(kinds: Sequence[int]) -> bool:
+    jokers = kinds.count(JOKER_KIND)
+    singles = sum(kinds.count(k) % 2 for k in set(kinds) if k != JOKER_KIND)
+    return singles <= jokers and (jokers - singles) % 2 == 0
+
+
+def _bicolour(kinds: Sequence[int], definition: str) -> bool:
+    colours = {k // 13 for k in kinds if k != JOKER_KIND}
+    if len(colours) != 2:
+        return False
+    if definition == "complete_run_two_colours":
+        return _complete_run_colourings(kinds) is not None
+    if definition == "runs_of_two_colours":
+        return _covers(counts_of(list(kinds)), True)
+    jokers = kinds.count(JOKER_KIND)
+    c1, c2 = sorted(colours)
+    first = [k for k in kinds if k // 13 == c1 and k != JOKER_KIND]
+    second = [k for k in kinds if k // 13 == c2 and k != JOKER_KIND]
+    return any(
+        _single_colour_run(first + [JOKER_KIND] * j)
+        and _single_colour_run(second + [JOKER_KIND] * (jokers - j))
+        for j in range(jokers + 1)
+    )
+
+
+def find_contract(faces: Sequence[Face], options: Options) -> Contract | None:
+    """The highest-valued board contract the 14 faces form (RULES §9.13), or None."""
+    if len(faces) != 14:
+        return None
+    found = contract_of(
+        tuple(sorted(f.kind for f in faces)),
+        bool(options["board_jokers_allowed"]),
+        bool(options["mosaic_strict"]),
+        str(options["bicolor_definition"]),
+    )
+    if found is None:
+        return None
+    name, value = found
+    return Contract(name, value, (tuple(sorted(faces)),))
+
+
+def board_closes(faces: Sequence[Face], options: Options) -> dict[Face, Contract]:
+    """Each face a board player holding ``faces`` (15) can discard to close, with the contract."""
+    if len(faces) != 15:
+        return {}
+    key = tuple(sorted(f.kind for f in faces))
+    found = _closing_kinds(
+        key,
+        bool(options["board_jokers_allowed"]),
+        bool(options["mosaic_strict"]),
+        str(options["bicolor_definition"]),
+    )
+    out: dict[Face, Contract] = {}
+    for kind, (name, value) in found:
+        face = next(f for f in faces if f.kind == kind)
+        rest = list(faces)
+        rest.remove(face)
+        out[face] = Contract(name, value, (tuple(sorted(rest)),))
+    return out
+
+
+@lru_cache(maxsize=16384)
+def _closing_kinds(
+    kinds: tuple[int, ...], jokers_allowed: bool, mosaic_strict: bool, bicolour: str
+) -> tuple[tuple[int, tuple[str, int]], ...]:
+    if not _may_hold_contract(kinds):
+        return ()
+    out = []
+    for kind in sorted(set(kinds)):
+        rest = list(kinds)
+        rest.remove(kind)
+        found = contract_of(tuple(rest), jokers_allowed, mosaic_strict, bicolour)
+        if found is not None:
+            out.append((kind, found))
+    return tuple(out)
+
+
+def _may_hold_contract(kinds: tuple[int, ...]) -> bool:
+    """Cheap test on 15 kinds: could dropping one leave any contract?"""
+    jokers = kinds.count(JOKER_KIND)
+    naturals = [k for k in kinds if k != JOKER_KIND]
+    ranks = [k % 13 for k in naturals]
+    excess = sum(max(0, ranks.count(r) - (2 if r == 0 else 1)) for r in set(ranks))
+    if excess <= 1:
+        return True  # a complete 1..1 run (Monocolour, Mosaic) may remain
+    singles = sum(naturals.count(k) % 2 for k in set(naturals))
+    if singles - 1 <= jokers:
+        return True  # Doubles may remain
+    if len(set(ranks)) <= 5:
+        return True  # Bete may remain
+    # Every other contract is a cover by formations; two tiles without partners
+    # cannot both be discarded.
+    return _isolated_count(counts_of(list(kinds)), False, 2) < 2
+
+
+@lru_cache(maxsize=65536)
+def contract_of(
+    kinds: tuple[int, ...], jokers_allowed: bool, mosaic_strict: bool, bicolour: str
+) -> tuple[str, int] | None:
+    """(name, value) of the best contract of 14 sorted face kinds, or None."""
+    if not jokers_allowed and JOKER_KIND in kinds:
+        return None
+    colourings = _complete_run_colourings(kinds)
+    natural_colours = {k // 13 for k in kinds if k != JOKER_KIND}
+    if colourings is not None and len(natural_colours) == 1:
+        return "monocolour", 1500
+    if _doubles(kinds):
+        return "doubles", 1300
+    if _bicolour(kinds, bicolour):
+        return "bicolour", 1200
+    if colourings is not None and any(_mosaic_ok(c, mosaic_strict) for c in colourings):
+        return "mosaic", 1000
+    if _bete(kinds):
+        return "bete", 700
+    if _covers(counts_of(list(kinds)), False):
+        return "simple", 500
+    return None
+
+
+REMI_RO = register(
+    Variant(
+        name="remi_ro",
+        title='Romanian tile Rummy ("Remi etalat" / Rummy 45)',
+        aliases=("remi", "rummy45", "remi-etalat", "remi_etalat"),
+        rules_section="§9",
+        summary=(
+            "106 tiles, 2-4 players. A wall of 15 stacks and a face-up indicator; its twin is "
+            "atu (+50), a 1 or joker makes a double game. The first player has 15 tiles and "
+            "only discards in round 1. Draw, or take the last column tile (or, once opened, a "
+            "middle one with everything after it) and lay it in a new formation this turn. "
+            "Open with 45 points including a run (or a lone set of 1s); then lay, attach and "
+            "exchange jokers. Announce 'three' at 3 tiles or lose 500. Close by discarding "
+            "your last tile; positive scoring: laid minus rack, +50 closing, ×2 for a 1/joker "
+            "close and in double games. Board play: declare in your first 3 turns and close "
+            "with a 14-tile contract (500-1500)."
+        ),
+        material=Material.TILES,
+        min_players=2,
+        max_players=4,
+        default_players=4,
+        meld_rules=MELD_RULES,
+        options=_OPTIONS,
+        pieces=lambda options: TILES_106,
+        opening_value=opening_value,
+        score_value=score_value,
+        deal=lambda pieces, order, players, maker, options: build_wall(
+            order, players, maker, options
+        ),
+        score_deal=score_deal,
+        find_contract=find_contract,
+        board_closes=board_closes,
+        extra={"JOKER_KIND": JOKER_KIND},
+    )
+)

@@ -1,0 +1,275 @@
+"""Shared helpers for the remi_ro engine tests: stacked deals and scripted play.
+
+A stacked deal names the faces each seat is dealt (seat 0 is the first player,
+who gets 15 tiles, the others 14) and the first tiles of the stock; every
+tile left unnamed is a filler.  Fillers never repeat a face within one rack
+(so they create no doubles) and are never 1s or jokers, unless the named
+tiles used those up; a rack's fillers alone form no formation.  The stock
+is the named tiles, then fillers, 1s and jokers last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rummykit.engine import Game, IllegalActionError, parse_action
+from rummykit.engine.actions import Action, Discard, Draw, Ready
+from rummykit.engine.game import Phase
+from rummykit.model.melds import read_meld
+from rummykit.model.pieces import Face, Material, parse_faces
+from rummykit.rules.remi_ro import MELD_RULES, REMI_RO, TILES_106, stack_wall
+
+MAT = Material.TILES
+ALL_PIECES = frozenset(range(len(TILES_106)))
+
+
+def face(text: str) -> Face:
+    """``face("R5")``."""
+    return Face.parse(text, MAT)
+
+
+def faces(text: str) -> list[Face]:
+    """``faces("R5 B5 J")``."""
+    return list(parse_faces(text, MAT))
+
+
+def act(text: str) -> Action:
+    """An action from notation (``act("attach R6 -> m1")``)."""
+    return parse_action(text, MAT)
+
+
+def _filler_key(pid: int) -> tuple[int, int, int, int]:
+    # 1s and jokers last; otherwise classes of (rank + colour) mod 3, each of which
+    # holds no two tiles of one colour within 2 ranks and no three of one rank,
+    # so a rack filled from one class forms no formation on its own.
+    f = TILES_106.faces[pid]
+    if f.is_joker or f.rank == 1:
+        return (1, 0, 0, pid)
+    return (0, (f.rank + f.suit_index) % 3, TILES_106.copy_number(pid), pid)
+
+
+class _Allocator:
+    """Hands out distinct piece ids for named faces (``R5``, ``R5#2``, ``J``)."""
+
+    def __init__(self) -> None:
+        self.used: set[int] = set()
+
+    def take(self, token: str) -> int:
+        if "#" in token:
+            pid = TILES_106.parse_piece(token)
+            if pid in self.used:
+                raise ValueError(f"{token} is named twice")
+            self.used.add(pid)
+            return pid
+        f = face(token)
+        for pid in TILES_106.pieces_of(f):
+            if pid not in self.used:
+                self.used.add(pid)
+                return pid
+        raise ValueError(f"no copy of {token} is left to deal")
+
+    def take_all(self, text: str) -> list[int]:
+        return [self.take(t) for t in text.split()]
+
+
+def default_maker(players: int, options: Mapping[str, Any] | None = None) -> int:
+    """The maker whose right-hand neighbour (the first player) is seat 0."""
+    clockwise = (options or {}).get("direction") == "clockwise"
+    return 1 % players if clockwise else players - 1
+
+
+def stacked_wall(
+    players: int = 4,
+    racks: Mapping[int, str] | Sequence[str] | None = None,
+    stock: str = "",
+    indicator: str = "K4",
+    options: Mapping[str, Any] | None = None,
+    maker: int | None = None,
+) -> tuple[list[int], int]:
+    """(wall order, maker) dealing ``racks`` (seat → faces) and drawing ``stock`` first."""
+    resolved = REMI_RO.resolve(players, options)
+    maker = default_maker(players, options) if maker is None else maker
+    first = (maker + 1) % players if resolved["direction"] == "counterclockwise" else (
+        (maker - 1) % players
+    )
+    given: dict[int, str] = (
+        dict(enumerate(racks)) if isinstance(racks, Sequence) else dict(racks or {})
+    )
+    alloc = _Allocator()
+    ind = alloc.take(indicator)
+    named = {seat: alloc.take_all(given.get(seat, "")) for seat in range(players)}
+    stock_ids = alloc.take_all(stock)
+    free = sorted(ALL_PIECES - alloc.used, key=_filler_key)
+    rack_ids: list[list[int]] = []
+    for seat in range(players):
+        rack = named[seat]
+        size = 15 if seat == first else 14
+        if len(rack) > size:
+            raise ValueError(f"seat {seat} is dealt {size} tiles, {len(rack)} were named")
+        kinds = {TILES_106.faces[p].kind for p in rack}
+        for pid in list(free):
+            if len(rack) == size:
+                break
+            kind = TILES_106.faces[pid].kind
+            if kind in kinds:
+                continue
+            rack.append(pid)
+            kinds.add(kind)
+            free.remove(pid)
+        if len(rack) != size:
+            raise ValueError(f"cannot fill seat {seat}'s rack without doubles")
+        rack_ids.append(rack)
+    stock_ids += free  # fillers, 1s and jokers last
+    order = stack_wall(players, maker, resolved, indicator=ind, racks=rack_ids, stock=stock_ids)
+    return order, maker
+
+
+def stacked_game(
+    players: int = 4,
+    racks: Mapping[int, str] | Sequence[str] | None = None,
+    stock: str = "",
+    indicator: str = "K4",
+    options: Mapping[str, Any] | None = None,
+    *,
+    maker: int | None = None,
+    ready: bool = True,
+) -> Game:
+    """A game whose first deal is stacked; with ``ready`` the pre-play phase is passed."""
+    order, maker = stacked_wall(players, racks, stock, indicator, options, maker)
+    game = Game("remi_ro", players, options, walls=[order], maker=maker, seed=0)
+    if ready:
+        while game.phase is Phase.PREPLAY:
+            game.apply(Ready())
+    return game
+
+
+def play(game: Game, *lines: str) -> Game:
+    """Apply scripted actions; ``"P2: draw"`` also checks that P2 is to move."""
+    for line in lines:
+        seat_text, sep, rest = line.partition(":")
+        text = line
+        if sep and seat_text.strip().upper().startswith("P"):
+            seat = int(seat_text.strip()[1:]) - 1
+            assert game.to_move == seat, f"{line!r}: P{game.to_move + 1} is to move"
+            text = rest
+        game.apply(act(text))
+    return game
+
+
+def pass_turn(game: Game, discard: str | None = None) -> Face:
+    """Draw (unless this is the first player's discard-only turn) and discard.
+
+    Without ``discard`` the drawn tile goes straight back out (in the discard-only
+    turn, the first player's highest piece).  Returns the discarded face.
+    """
+    if game.turn.acquired is None:
+        drawn = game.faces[game.stock[-1]]
+        game.apply(Draw())
+    else:
+        drawn = game.faces[max(game.racks[game.to_move])]
+    out = face(discard) if discard is not None else drawn
+    game.apply(Discard(out))
+    return out
+
+
+def pass_turns(game: Game, count: int) -> None:
+    """``count`` turns of :func:`pass_turn`."""
+    for _ in range(count):
+        pass_turn(game)
+
+
+def run_out(game: Game) -> None:
+    """Pass turns until the deal ends (by stock exhaustion)."""
+    while game.phase in (Phase.ROUND1, Phase.TURNS):
+        pass_turn(game)
+
+
+def rack(game: Game, seat: int) -> list[str]:
+    """Sorted rack faces of ``seat`` as notation."""
+    return [str(f) for f in sorted(game.faces[p] for p in game.racks[seat])]
+
+
+def column(game: Game) -> list[str]:
+    """The column, oldest first, as notation."""
+    return [str(game.faces[p]) for p in game.column]
+
+
+def table(game: Game) -> list[str]:
+    """Every formation's notation, in id order."""
+    return [f.notation(game.pieces) for f in game.table]
+
+
+def sorted_faces(text: str) -> list[str]:
+    return [str(f) for f in sorted(faces(text))]
+
+
+def illegal(game: Game, text: str) -> IllegalActionError:
+    """Assert that the action is rejected, the state untouched; return the error."""
+    before = state_key(game)
+    action = act(text)
+    assert not game.can(action), f"{text!r} should be illegal"
+    try:
+        game.apply(action)
+    except IllegalActionError as exc:
+        assert state_key(game) == before, f"{text!r} changed the state"
+        return exc
+    raise AssertionError(f"{text!r} was applied")
+
+
+def state_key(game: Game) -> tuple[Any, ...]:
+    """Everything that makes up the game state (for before/after comparisons)."""
+    t = game.turn
+    return (
+        game.phase, game.to_move, game.deal_number, game.maker, game.turn_number,
+        tuple(tuple(r) for r in game.racks), tuple(game.stock), tuple(game.column),
+        tuple(game.table), tuple(game.credit), frozenset(game.locked),
+        tuple(game.opened), tuple(game.board), tuple(game.announced_three),
+        tuple(game.three_violation), tuple(game.atu), tuple(game.turns_taken),
+        tuple(game.totals), tuple(game.results), tuple(game.log), game.pending_swap,
+        tuple(tuple(d) for d in game.doubles_announced),
+        tuple(frozenset(s) for s in game.doubles_swapped),
+        tuple(frozenset(s) for s in game.swap_offered), game.preplay_index,
+        (t.acquired, t.start_rack, tuple(t.must_use), tuple(t.pending_jokers),
+         tuple(t.new_formations), tuple(t.laid), t.laid_points, t.exchanged, t.attached,
+         t.dirty),
+    )
+
+
+def locations(game: Game) -> dict[int, str]:
+    """Where each piece is: ``rack{seat}``, ``stock``, ``column`` or ``table``."""
+    where: dict[int, str] = {}
+
+    def put(pieces: Iterable[int], place: str) -> None:
+        for p in pieces:
+            assert p not in where, f"{TILES_106.name(p)} is both in {where[p]} and {place}"
+            where[p] = place
+
+    for seat, r in enumerate(game.racks):
+        put(r, f"rack{seat}")
+    put(game.stock, "stock")
+    put(game.column, "column")
+    for formation in game.table:
+        put(formation.pieces, "table")
+    return where
+
+
+def assert_conserved(game: Game) -> None:
+    """Every one of the 106 pieces is in exactly one place."""
+    where = locations(game)
+    assert set(where) == ALL_PIECES, f"missing pieces: {sorted(ALL_PIECES - set(where))}"
+
+
+def assert_table_valid(game: Game) -> None:
+    """Every formation on the table reads as a formation with its joker positions."""
+    for formation in game.table:
+        fs = [game.faces[p] for p in formation.pieces]
+        declared = [formation.represented(game.pieces, i) if f.is_joker else None
+                    for i, f in enumerate(fs)]
+        readings = read_meld(fs, MELD_RULES, declared)
+        assert readings, f"m{formation.id} {formation.notation(game.pieces)} is not a formation"
+        assert any(r.kind is formation.kind for r in readings)
+        if formation.kind.value == "run":
+            assert list(formation.positions) == list(
+                range(formation.positions[0], formation.positions[0] + len(fs))
+            ), formation
