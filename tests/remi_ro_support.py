@@ -5,7 +5,7 @@ who gets 15 tiles, the others 14) and the first tiles of the stock; every
 tile left unnamed is a filler.  Fillers never repeat a face within one rack
 (so they create no doubles) and are never 1s or jokers, unless the named
 tiles used those up; a rack's fillers alone form no formation.  The stock
-is the named tiles, then fillers, 1s and jokers last.
+is the named tiles (``-`` for a filler), then fillers, 1s and jokers last.
 """
 
 from __future__ import annotations
@@ -87,7 +87,10 @@ def stacked_wall(
     options: Mapping[str, Any] | None = None,
     maker: int | None = None,
 ) -> tuple[list[int], int]:
-    """(wall order, maker) dealing ``racks`` (seat → faces) and drawing ``stock`` first."""
+    """(wall order, maker) dealing ``racks`` (seat → faces) and drawing ``stock`` first.
+
+    ``stock`` lists the first draws in order; ``-`` stands for any filler tile.
+    """
     resolved = REMI_RO.resolve(players, options)
     maker = default_maker(players, options) if maker is None else maker
     first = (maker + 1) % players if resolved["direction"] == "counterclockwise" else (
@@ -99,7 +102,8 @@ def stacked_wall(
     alloc = _Allocator()
     ind = alloc.take(indicator)
     named = {seat: alloc.take_all(given.get(seat, "")) for seat in range(players)}
-    stock_ids = alloc.take_all(stock)
+    stock_tokens = stock.split()
+    stock_named = [None if t == "-" else alloc.take(t) for t in stock_tokens]
     free = sorted(ALL_PIECES - alloc.used, key=_filler_key)
     rack_ids: list[list[int]] = []
     for seat in range(players):
@@ -120,6 +124,7 @@ def stacked_wall(
         if len(rack) != size:
             raise ValueError(f"cannot fill seat {seat}'s rack without doubles")
         rack_ids.append(rack)
+    stock_ids = [free.pop(0) if p is None else p for p in stock_named]
     stock_ids += free  # fillers, 1s and jokers last
     order = stack_wall(players, maker, resolved, indicator=ind, racks=rack_ids, stock=stock_ids)
     return order, maker
@@ -157,19 +162,26 @@ def play(game: Game, *lines: str) -> Game:
     return game
 
 
-def pass_turn(game: Game, discard: str | None = None) -> Face:
-    """Draw (unless this is the first player's discard-only turn) and discard.
+def draw(game: Game) -> str:
+    """Draw for the seat to move; return the drawn face as notation."""
+    drawn = str(game.faces[game.stock[-1]])
+    game.apply(Draw())
+    return drawn
 
-    Without ``discard`` the drawn tile goes straight back out (in the discard-only
-    turn, the first player's highest piece).  Returns the discarded face.
+
+def pass_turn(game: Game, discard: str | None = None) -> str:
+    """A quiet turn: draw and discard (the drawn tile unless ``discard`` names one).
+
+    In the first player's discard-only turn nothing is drawn and, without
+    ``discard``, his highest piece becomes the dead tile.  Returns the discarded face.
     """
-    if game.turn.acquired is None:
-        drawn = game.faces[game.stock[-1]]
-        game.apply(Draw())
+    if game.turn.acquired == "none":
+        out = discard if discard is not None else str(game.faces[max(game.racks[game.to_move])])
     else:
-        drawn = game.faces[max(game.racks[game.to_move])]
-    out = face(discard) if discard is not None else drawn
-    game.apply(Discard(out))
+        assert game.turn.acquired is None, "pass_turn starts a turn; use play() mid-turn"
+        drawn = draw(game)
+        out = discard if discard is not None else drawn
+    game.apply(Discard(face(out)))
     return out
 
 
@@ -198,10 +210,6 @@ def column(game: Game) -> list[str]:
 def table(game: Game) -> list[str]:
     """Every formation's notation, in id order."""
     return [f.notation(game.pieces) for f in game.table]
-
-
-def sorted_faces(text: str) -> list[str]:
-    return [str(f) for f in sorted(faces(text))]
 
 
 def illegal(game: Game, text: str) -> IllegalActionError:

@@ -71,6 +71,9 @@ class GreedyBot:
     def __init__(self) -> None:
         self._plan: list[Action] = []
         self._plan_key: tuple[int, int] | None = None
+        # After a reset the bot plays it safe for the rest of the turn, so it can never
+        # repeat a sequence of moves that could not be committed.
+        self._reset_this_turn = False
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         """Pick an action from ``legal`` for ``view``'s seat."""
@@ -84,7 +87,7 @@ class GreedyBot:
             return next((a for a in legal if type(a).__name__ == "DeclineSwap"), legal[0])
         key = (view.deal_number, view.turns_taken[view.seat])
         if self._plan_key != key:
-            self._plan, self._plan_key = [], key
+            self._plan, self._plan_key, self._reset_this_turn = [], key, False
         while self._plan:
             step = self._plan.pop(0)
             if step in legal_set:
@@ -121,7 +124,7 @@ class GreedyBot:
         seat = view.seat
         opened = view.opened[seat]
         melds = [a for a in legal if isinstance(a, Meld)]
-        if melds:
+        if melds and not self._reset_this_turn:
             must = view.must_use[0] if view.must_use else None
             lay = best_opening(
                 rack, variant, _NO_STRUCTURE if opened else view.options, keep=1, must_include=must
@@ -138,8 +141,11 @@ class GreedyBot:
         if jokers and (view.pending_jokers or len(rack) <= 4):
             return jokers[0]
         exchanges = [a for a in legal if isinstance(a, ExchangeJoker)]
-        if exchanges and opened and self._can_place_joker(view):
-            return exchanges[0]
+        # The freed joker must be placed and a tile must remain for the discard.
+        if exchanges and opened and not self._reset_this_turn and self._can_place_joker(view):
+            fits = [a for a in exchanges if len(rack) - len(a.faces) + 1 >= 2]
+            if fits:
+                return fits[0]
         if AnnounceThree() in legal_set and len(rack) <= 4:
             return AnnounceThree()
         discards = [a for a in legal if isinstance(a, Discard)]
@@ -153,6 +159,8 @@ class GreedyBot:
                 ),
             )
         if ResetTurn() in legal_set:
+            self._reset_this_turn = True
+            self._plan = []
             return ResetTurn()
         return legal[0]
 

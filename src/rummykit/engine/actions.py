@@ -291,7 +291,10 @@ def parse_action(text: str, material: Material) -> Action:
         if verb in _SIMPLE and not rest:
             return _SIMPLE[verb]
         if verb == "take":
-            return TakeColumn(int(rest))
+            index = int(rest)
+            if index < 0:
+                raise NotationError(f"{text!r}: column positions start at 0")
+            return TakeColumn(index)
         if verb == "meld":
             body = rest.strip()
             if body.startswith("[") and body.endswith("]"):
@@ -325,6 +328,8 @@ def parse_action(text: str, material: Material) -> Action:
             sm = _SEAT_RE.match(seat_text.strip())
             if not sm:
                 raise NotationError("swap needs a tile and a seat, e.g. 'swap R5 P3'")
+            if int(sm[1]) < 1:
+                raise NotationError(f"{text!r}: seats are P1, P2, ...")
             return ProposeSwap(Face.parse(face_text, material), int(sm[1]) - 1)
     except NotationError:
         raise

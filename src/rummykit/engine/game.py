@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from bisect import bisect_right
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -41,7 +42,7 @@ from rummykit.engine.actions import (
 )
 from rummykit.engine.errors import IllegalActionError
 from rummykit.engine.table import Formation
-from rummykit.model.candidates import candidates, counts_of
+from rummykit.model.candidates import Candidate, candidates, counts_of
 from rummykit.model.melds import (
     HIGH_ACE,
     MeldKind,
@@ -153,8 +154,16 @@ class _Snapshot:
 @lru_cache(maxsize=8192)
 def _meld_actions(
     counts: tuple[int, ...], rules: MeldRules, material: Material
-) -> tuple[Meld, ...]:
-    return tuple(Meld(c.faces(material), c.declared(material)) for c in candidates(counts, rules))
+) -> tuple[tuple[int, ...], tuple[Meld, ...]]:
+    """(sizes, melds) of every formation the counts can make, shortest first."""
+    found = sorted(candidates(counts, rules), key=lambda c: len(c.kinds))
+    melds = tuple(_meld_of(c, material) for c in found)
+    return tuple(len(c.kinds) for c in found), melds
+
+
+@lru_cache(maxsize=65536)
+def _meld_of(candidate: Candidate, material: Material) -> Meld:
+    return Meld(candidate.faces(material), candidate.declared(material))
 
 
 @lru_cache(maxsize=16384)
@@ -178,6 +187,13 @@ def _natural_slots(formation: Formation, rules: MeldRules) -> dict[int, int]:
         if not (rules.set_distinct_suits and suit in present):
             out[suit * 13 + formation.rank - 1] = formation.rank
     return out
+
+
+_MELDS_BY_RACK: dict[str, dict[tuple[int, ...], tuple[tuple[int, ...], tuple[Meld, ...]]]] = {}
+_DRAW = Draw()
+_THREE = AnnounceThree()
+_BOARD = DeclareBoard()
+_RESET = ResetTurn()
 
 
 class Game:
@@ -209,6 +225,12 @@ class Game:
             *tuple(Face.of(self.pieces.material, k // 13, k % 13 + 1) for k in range(52)),
             Face.joker(self.pieces.material),
         )
+        self._discards = tuple(Discard(f) for f in self.kind_faces)
+        # Per-variant caches shared by every game: rack counts → melds.
+        self._melds_by_rack = _MELDS_BY_RACK.setdefault(self.variant.name, {})
+        self._slots_by_formation: dict[int, tuple[Formation, dict[int, int]]] = {}
+        limit = self.options.get("rack_max_after_turn")
+        self._rack_max = int(limit) if isinstance(limit, int) else 10**6
         self.rules = self.variant.meld_rules
         if rng is None:
             seed = secrets.randbelow(2**63) if seed is None else seed
@@ -227,6 +249,10 @@ class Game:
         self.totals = [0] * self.players
         self.results: list[DealResult] = []
         self.log: list[tuple[int, Action]] = []
+        self.log_text: list[tuple[int, str]] = []
+        """The log in notation, filled lazily by views so each action is formatted once."""
+        # (log length, the list, ids of its objects): the list keeps the ids valid.
+        self._legal_cache: tuple[int, list[Action], set[int]] | None = None
         self._start_deal()
 
     # ------------------------------------------------------------------ set-up
@@ -335,7 +361,9 @@ class Game:
 
     def apply(self, action: Action) -> Action:
         """Apply ``action`` for the seat to move, log it and return it."""
-        self.verify(action)
+        legal = self._legal_cache
+        if legal is None or legal[0] != len(self.log) or id(action) not in legal[2]:
+            self.verify(action)
         seat = self.to_move
         self.log.append((seat, action))
         self._APPLY[type(action)](self, action)
@@ -577,15 +605,29 @@ class Game:
             )
 
     def _pick(self, seat: int, faces: Sequence[Face], action: Action) -> list[int]:
-        """Rack pieces showing ``faces``; obligated pieces (column take, freed joker) first."""
+        """Rack pieces showing ``faces``, choosing among identical copies so that the
+        turn's obligations are met whenever the copies allow it.
+
+        A freed joker is used by any placement, so it goes first.  A taken column
+        tile counts only in a new formation (unless ``column_take_allow_attach``),
+        so a new formation takes it first and an attachment or exchange last.
+        """
         rack = self.racks[seat]
-        preferred = set(self.turn.must_use) | set(self.turn.pending_jokers)
+        piece_faces = self.faces
+        preferred = set(self.turn.pending_jokers)
+        column_first = isinstance(action, Meld) or bool(
+            self.options.get("column_take_allow_attach") and isinstance(action, Attach)
+        )
+        if column_first:
+            preferred.update(self.turn.must_use)
+        avoided = set() if column_first else set(self.turn.must_use)
         chosen: list[int] = []
         for face in faces:
-            options = [p for p in rack if self.faces[p] == face and p not in chosen]
+            kind = face.kind
+            options = [p for p in rack if piece_faces[p].kind == kind and p not in chosen]
             if not options:
                 raise self._fail(action, "§2.3", f"{face} is not on your rack")
-            options.sort(key=lambda p: (p not in preferred, p))
+            options.sort(key=lambda p: (p not in preferred, p in avoided, p))
             chosen.append(options[0])
         return chosen
 
@@ -891,7 +933,9 @@ class Game:
 
     def _pick_discard(self, seat: int, face: Face, action: Action) -> list[int]:
         # Discard a piece without obligations when there is a choice.
-        options = [p for p in self.racks[seat] if self.faces[p] == face]
+        kind = face.kind
+        faces = self.faces
+        options = [p for p in self.racks[seat] if faces[p].kind == kind]
         if not options:
             raise self._fail(action, "§2.3", f"{face} is not on your rack")
         obligated = set(self.turn.must_use) | set(self.turn.pending_jokers)
@@ -1027,7 +1071,11 @@ class Game:
             return [NextDeal()]
         if self.phase is Phase.PREPLAY:
             return [a for a in self._preplay_candidates() if self.can(a)]
-        return list(self._turn_actions())
+        actions = self._turn_actions()
+        # Legal actions are exactly those that verify, so applying one of them right
+        # away (nothing logged in between) need not verify again.
+        self._legal_cache = (len(self.log), actions, {id(a) for a in actions})
+        return actions
 
     def _preplay_candidates(self) -> Iterator[Action]:
         seat = self.to_move
@@ -1046,44 +1094,50 @@ class Game:
         yield Reshuffle()
         yield Ready()
 
-    def _turn_actions(self) -> Iterator[Action]:
+    def _turn_actions(self) -> list[Action]:
         seat = self.to_move
         rack = self.racks[seat]
         turn = self.turn
         faces = self.faces
+        out: list[Action] = []
         if turn.acquired is None:
             if self.stock:
-                yield Draw()
+                out.append(_DRAW)
             if self.phase is Phase.TURNS and len(rack) >= 3 and len(self.column) >= 2:
                 last = len(self.column) - 1
                 if self._middle_take_problem() is None:
-                    yield from (TakeColumn(i) for i in range(1, last))
-                yield TakeColumn(last)
+                    out.extend(TakeColumn(i) for i in range(1, last))
+                out.append(TakeColumn(last))
         elif self.phase is Phase.TURNS and not self.board[seat]:
-            yield from self._table_actions(seat, rack)
+            out.extend(self._table_actions(seat, rack))
         if not self.announced_three[seat] and len(rack) <= 4:
-            yield AnnounceThree()
+            out.append(_THREE)
         if self._board_problem() is None:
-            yield DeclareBoard()
+            out.append(_BOARD)
         if turn.acquired is not None:
-            distinct = [self.kind_faces[k] for k in sorted({faces[p].kind for p in rack})]
-            if self._commit_problem() is None and len(rack) - 1 <= int(
-                self.options.get("rack_max_after_turn", 10**6)  # type: ignore[arg-type]
-            ):
-                yield from (Discard(f) for f in distinct)
+            kinds = sorted({faces[p].kind for p in rack})
+            if self._commit_problem() is None and len(rack) - 1 <= self._rack_max:
+                discards = self._discards
+                out.extend(discards[k] for k in kinds)
             if self.board[seat] and len(rack) == 15 and turn.acquired != "none":
-                yield from (CloseBoard(f) for f in sorted(self._board_closes(seat)))
+                out.extend(CloseBoard(f) for f in sorted(self._board_closes(seat)))
         if turn.dirty:
-            yield ResetTurn()
+            out.append(_RESET)
+        return out
 
     def _table_actions(self, seat: int, rack: list[int]) -> Iterator[Action]:
         faces = self.faces
         material = self.pieces.material
         size = len(rack)
         counts = counts_of([faces[p].kind for p in rack])
-        for meld in _meld_actions(counts, self.rules, material):
-            if size - len(meld.faces) >= 1:
-                yield meld
+        cached = self._melds_by_rack.get(counts)
+        if cached is None:
+            if len(self._melds_by_rack) > 20_000:
+                self._melds_by_rack.clear()
+            cached = self._melds_by_rack[counts] = _meld_actions(counts, self.rules, material)
+        sizes, melds = cached
+        # One tile must stay on the rack for the discard.
+        yield from melds[: bisect_right(sizes, size - 1)]
         kinds = sorted({faces[p].kind for p in rack})
         can_attach = self.opened[seat] or bool(
             self.options.get("attach_on_opening_turn") and self.turn.new_formations
@@ -1093,7 +1147,7 @@ class Game:
             joker = self.kind_faces[JOKER_KIND] if kinds[-1] == JOKER_KIND else None
             for formation in self.table:
                 if can_attach:
-                    slots = _natural_slots(formation, self.rules)
+                    slots = self._slots(formation)
                     for kind in kinds:
                         if kind in slots:
                             yield Attach(self.kind_faces[kind], formation.id)
@@ -1101,6 +1155,15 @@ class Game:
                     yield from self._joker_attaches(formation, joker)
         if self.opened[seat] or self.options.get("joker_exchange_on_opening_turn"):
             yield from self._exchanges(seat, counts, size)
+
+    def _slots(self, formation: Formation) -> dict[int, int]:
+        known = self._slots_by_formation.get(formation.id)
+        if known is None or known[0] is not formation:
+            known = self._slots_by_formation[formation.id] = (
+                formation,
+                _natural_slots(formation, self.rules),
+            )
+        return known[1]
 
     def _joker_attaches(self, formation: Formation, joker: Face) -> Iterator[Action]:
         material = self.pieces.material
@@ -1120,9 +1183,9 @@ class Game:
     def _exchanges(self, seat: int, counts: tuple[int, ...], size: int) -> Iterator[Action]:
         material = self.pieces.material
         for formation in self.table:
-            jokers = [i for i, p in enumerate(formation.pieces) if self.faces[p].is_joker]
-            if not jokers:
+            if JOKER_KIND not in formation.kinds:
                 continue
+            jokers = [i for i, k in enumerate(formation.kinds) if k == JOKER_KIND]
             if formation.kind is MeldKind.RUN:
                 for i in jokers:
                     if formation.pieces[i] in self.locked:
@@ -1155,6 +1218,7 @@ class Game:
         new.totals = self.totals[:]
         new.results = self.results[:]
         new.log = self.log[:]
+        new.log_text = self.log_text[:]
         new.walls_used = self.walls_used[:]
         for name in (
             "opened",
@@ -1170,6 +1234,8 @@ class Game:
         new.doubles_swapped = [set(a) for a in self.doubles_swapped]
         new.swap_offered = [set(a) for a in self.swap_offered]
         new.turn = self.turn.copy()
+        new._legal_cache = None
+        new._slots_by_formation = {}
         return new
 
     _VERIFY: Mapping[type, Any] = {

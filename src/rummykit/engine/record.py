@@ -55,7 +55,8 @@ class ReplayResult:
 def record_of(game: Game, seats: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The record of ``game`` so far (a JSON-ready dict)."""
     names = game.pieces.name
-    explicit = game.explicit_walls is not None
+    # Without a seed (an injected RNG) the walls are the only way to replay the deals.
+    explicit = game.explicit_walls is not None or game.seed is None
     return {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,

@@ -3,11 +3,26 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, position_rank
-from rummykit.model.pieces import Face, PieceSet
+from rummykit.model.pieces import JOKER_KIND, Face, Material, PieceSet
 
 __all__ = ["Formation"]
+
+
+@lru_cache(maxsize=32768)
+def _notation(formation: Formation, material: Material) -> str:
+    parts = []
+    for kind, position in zip(formation.kinds, formation.positions, strict=True):
+        if kind != JOKER_KIND:
+            parts.append(str(Face.of(material, kind // 13, kind % 13 + 1)))
+        elif formation.kind is MeldKind.RUN:
+            stands_for = Face.of(material, formation.suit, position_rank(position))
+            parts.append(f"{Face.joker(material)}({stands_for})")
+        else:
+            parts.append(str(Face.joker(material)))
+    return "[" + " ".join(parts) + "]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,12 +60,7 @@ class Formation:
 
     def notation(self, pieces: PieceSet) -> str:
         """``[R5 J(R6) R7]``: faces, with what each joker in a run stands for."""
-        parts = []
-        for i, pid in enumerate(self.pieces):
-            face = pieces.faces[pid]
-            rep = self.represented(pieces, i)
-            parts.append(f"{face}({rep})" if face.is_joker and rep is not None else str(face))
-        return "[" + " ".join(parts) + "]"
+        return _notation(self, pieces.material)
 
     def natural_suits(self, pieces: PieceSet) -> set[int]:
         """Suit indices of the natural pieces (sets)."""

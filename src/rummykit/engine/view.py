@@ -121,6 +121,19 @@ def public_notation(action: Action, actor: int, viewer: int) -> str:
     return str(action)
 
 
+def _history(game: Game, seat: int) -> tuple[tuple[int, str], ...]:
+    texts = game.log_text
+    texts.extend((s, str(a)) for s, a in game.log[len(texts) :])
+    start = game.deal_log_start
+    out = []
+    for i in range(start, len(texts)):
+        actor, text = texts[i]
+        if text.startswith(("swap", "accept")):
+            text = public_notation(game.log[i][1], actor, seat)
+        out.append((actor, text))
+    return tuple(out)
+
+
 def view(game: Game, seat: int) -> SeatView:
     """The view of ``game`` from ``seat``."""
     if not 0 <= seat < game.players:

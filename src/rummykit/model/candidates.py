@@ -117,31 +117,44 @@ def _runs(
     out: list[Candidate],
     suits: tuple[int, ...] = (0, 1, 2, 3),
 ) -> None:
-    lowest = 1 if rules.ace_low else 2
-    highest = HIGH_ACE if rules.ace_high else 13
     max_wild = jokers if rules.max_wild is None else min(jokers, rules.max_wild)
-    min_size = rules.min_size
     for suit in suits:
         base = suit * 13
-        have = (0, *counts[base : base + 13], counts[base])  # have[p]: naturals for position p
-        if rules.min_natural > 0 and not any(have):
-            continue
-        if max_wild == 0:
-            _natural_runs(suit, base, have, lowest, highest, rules, out)
-            continue
-        for start in range(lowest, highest - min_size + 2):
-            missing = 0
-            for end in range(start, highest + 1):
-                if have[end] == 0:
-                    missing += 1
-                if start == 1 and end == HIGH_ACE:
-                    if rules.ace_both_ends:
-                        _emit_run(suit, base, start, end, have, max_wild, rules, out)
-                    break
-                if missing > max_wild:
-                    break  # longer windows only miss more
-                if end - start + 1 >= min_size:
+        # Only "none / one / two or more" matters for a run, so clamp for cache hits.
+        row = tuple(c if c < 2 else 2 for c in counts[base : base + 13])
+        out.extend(_suit_runs(suit, row, max_wild, rules))
+
+
+@lru_cache(maxsize=65536)
+def _suit_runs(
+    suit: int, row: tuple[int, ...], max_wild: int, rules: MeldRules
+) -> tuple[Candidate, ...]:
+    """Every run of one suit: ``row[r-1]`` counts the naturals of rank r."""
+    out: list[Candidate] = []
+    lowest = 1 if rules.ace_low else 2
+    highest = HIGH_ACE if rules.ace_high else 13
+    min_size = rules.min_size
+    base = suit * 13
+    have = (0, *row, row[0])  # have[p]: naturals for position p
+    if rules.min_natural > 0 and not any(have):
+        return ()
+    if max_wild == 0:
+        _natural_runs(suit, base, have, lowest, highest, rules, out)
+        return tuple(out)
+    for start in range(lowest, highest - min_size + 2):
+        missing = 0
+        for end in range(start, highest + 1):
+            if have[end] == 0:
+                missing += 1
+            if start == 1 and end == HIGH_ACE:
+                if rules.ace_both_ends:
                     _emit_run(suit, base, start, end, have, max_wild, rules, out)
+                break
+            if missing > max_wild:
+                break  # longer windows only miss more
+            if end - start + 1 >= min_size:
+                _emit_run(suit, base, start, end, have, max_wild, rules, out)
+    return tuple(out)
 
 
 def _natural_runs(
@@ -210,16 +223,27 @@ def _sets(
     ranks: tuple[int, ...] = tuple(range(1, 14)),
 ) -> None:
     max_wild = jokers if rules.max_wild is None else min(jokers, rules.max_wild)
-    top = min(rules.set_max_size, 4) if rules.set_distinct_suits else rules.set_max_size
     for rank in ranks:
-        suits = [s for s in range(4) if counts[s * 13 + rank - 1] > 0]
-        for size_nat in range(1, len(suits) + 1):
-            for chosen in combinations(suits, size_nat):
-                for wild in range(max_wild + 1):
-                    size = size_nat + wild
-                    if size < rules.min_size or size > top:
-                        continue
-                    if not _wild_ok(wild, size_nat, rules):
-                        continue
-                    kinds = tuple(s * 13 + rank - 1 for s in chosen) + (JOKER_KIND,) * wild
-                    out.append(Candidate(MeldKind.SET, -1, (rank,) * size, kinds, _need(kinds)))
+        present = tuple(s for s in range(4) if counts[s * 13 + rank - 1] > 0)
+        if present:
+            out.extend(_rank_sets(rank, present, max_wild, rules))
+
+
+@lru_cache(maxsize=16384)
+def _rank_sets(
+    rank: int, suits: tuple[int, ...], max_wild: int, rules: MeldRules
+) -> tuple[Candidate, ...]:
+    """Every set of one rank from the suits present (distinct suits)."""
+    out: list[Candidate] = []
+    top = min(rules.set_max_size, 4) if rules.set_distinct_suits else rules.set_max_size
+    for size_nat in range(1, len(suits) + 1):
+        for chosen in combinations(suits, size_nat):
+            for wild in range(max_wild + 1):
+                size = size_nat + wild
+                if size < rules.min_size or size > top:
+                    continue
+                if not _wild_ok(wild, size_nat, rules):
+                    continue
+                kinds = tuple(s * 13 + rank - 1 for s in chosen) + (JOKER_KIND,) * wild
+                out.append(Candidate(MeldKind.SET, -1, (rank,) * size, kinds, _need(kinds)))
+    return tuple(out)

@@ -128,6 +128,12 @@ class Face:
         return found
 
     def __str__(self) -> str:
+        text = _TEXT.get((self.kind, self.material))
+        if text is None:
+            text = _TEXT[(self.kind, self.material)] = self._notation()
+        return text
+
+    def _notation(self) -> str:
         if self.kind == JOKER_KIND:
             return "J" if self.material is Material.TILES else "JK"
         if self.material is Material.TILES:
@@ -136,6 +142,9 @@ class Face:
 
     def __repr__(self) -> str:
         return f"Face.parse({str(self)!r})"
+
+
+_TEXT: dict[tuple[int, Material], str] = {}
 
 
 @cache

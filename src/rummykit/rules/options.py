@@ -64,9 +64,14 @@ class OptionSpec:
         elif self.value_type is bool:
             text = "true | false"
         else:
-            lo = "" if self.minimum is None else str(self.minimum)
-            hi = "" if self.maximum is None else str(self.maximum)
-            text = f"an integer {lo}..{hi}".rstrip(".") if lo or hi else "an integer"
+            if self.minimum is not None and self.maximum is not None:
+                text = f"an integer {self.minimum}..{self.maximum}"
+            elif self.minimum is not None:
+                text = f"an integer >= {self.minimum}"
+            elif self.maximum is not None:
+                text = f"an integer <= {self.maximum}"
+            else:
+                text = "an integer"
         return text + (" | null" if self.nullable else "")
 
     def validate(self, value: Any) -> OptionValue:

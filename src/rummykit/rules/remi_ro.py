@@ -474,15 +474,91 @@ def _single_colour_run(kinds: Sequence[int]) -> bool:
 
 def _has_isolated_tile(counts: tuple[int, ...], runs_only: bool) -> bool:
     """A cheap refutation: some natural tile has no possible formation partners."""
-    return _isolated_count(counts, runs_only, 1) > 0
+    return bool(_isolated_kinds(counts, runs_only, 1))
 
 
-def _isolated_count(counts: tuple[int, ...], runs_only: bool, enough: int) -> int:
-    """How many natural kinds have no possible formation partner (counting stops at ``enough``)."""
+def _isolated_kinds(counts: tuple[int, ...], runs_only: bool, enough: int) -> list[int]:
+    """Natural kinds with no possible formation partner (the search stops at ``enough``).
+
+    Works on bit masks: bit p of a colour's row is set when that colour has a
+    tile for run position p (1..14, the 1 sitting at both 1 and 14).
+    """
     jokers = counts[JOKER_KIND]
+    found: list[int] = []
     if jokers >= 2:
-        return 0
-    found = 0
+        return found
+    rows = [0, 0, 0, 0]
+    for kind in [k for k, c in enumerate(counts[:52]) if c]:
+        colour, rank0 = divmod(kind, 13)
+        rows[colour] |= (1 << 1) | (1 << HIGH_ACE) if rank0 == 0 else 1 << (rank0 + 1)
+    r0, r1, r2, r3 = rows
+    if runs_only:
+        set_ok = 0
+    elif jokers:
+        # One joker: a second tile of the number in another colour makes a set.
+        set_ok = (r0 & r1) | (r0 & r2) | (r0 & r3) | (r1 & r2) | (r1 & r3) | (r2 & r3)
+    else:
+        set_ok = (r0 & r1 & r2) | (r0 & r1 & r3) | (r0 & r2 & r3) | (r1 & r2 & r3)
+    for colour, row in enumerate(rows):
+        if not row:
+            continue
+        if jokers:
+            run_ok = (row << 1) | (row << 2) | (row >> 1) | (row >> 2)
+        else:
+            run_ok = (
+                ((row << 1) & (row << 2)) | ((row << 1) & (row >> 1)) | ((row >> 1) & (row >> 2))
+            )
+        alone = row & ~(run_ok | set_ok)
+        if not alone:
+            continue
+        base = colour * 13
+        if alone & (1 << 1) and alone & (1 << HIGH_ACE):
+            found.append(base)
+            if len(found) >= enough:
+                return found
+        for position in range(2, 14):
+            if alone & (1 << position):
+                found.append(base + position - 1)
+                if len(found) >= enough:
+                    return found
+    return found
+    # Bit p of rows[c] is set when colour c has a tile for run position p (14: the high 1).
+    rows = [0, 0, 0, 0]
+    present = [k for k, c in enumerate(counts[:52]) if c]
+    for kind in present:
+        colour, rank0 = divmod(kind, 13)
+        rows[colour] |= 1 << (rank0 + 1)
+        if rank0 == 0:
+            rows[colour] |= 1 << HIGH_ACE
+    need = 2 - jokers
+    for kind in present:
+        colour, rank0 = divmod(kind, 13)
+        if not runs_only:
+            bit = 1 << (rank0 + 1)
+            partners = (
+                bool(rows[0] & bit)
+                + bool(rows[1] & bit)
+                + bool(rows[2] & bit)
+                + bool(rows[3] & bit)
+                - 1
+            )
+            if partners >= need:
+                continue
+        row = rows[colour]
+        partnered = False
+        for p in (1, HIGH_ACE) if rank0 == 0 else (rank0 + 1,):
+            # Neighbours at p-2, p-1, p+1, p+2 (positions 1..14 only).
+            near = [
+                (row >> q) & 1 if 1 <= q <= HIGH_ACE else 0 for q in (p - 2, p - 1, p + 1, p + 2)
+            ]
+            if near[0] + near[1] >= need or near[1] + near[2] >= need or near[2] + near[3] >= need:
+                partnered = True
+                break
+        if not partnered:
+            found.append(kind)
+            if len(found) >= enough:
+                return found
+    return found
     for kind in range(52):
         if not counts[kind]:
             continue
@@ -501,8 +577,8 @@ def _isolated_count(counts: tuple[int, ...], runs_only: bool, enough: int) -> in
             for a, b in ((p - 2, p - 1), (p - 1, p + 1), (p + 1, p + 2))
             if a >= 1 and b <= HIGH_ACE
         ):
-            found += 1
-            if found >= enough:
+            found.append(kind)
+            if len(found) >= enough:
                 return found
     return found
 
@@ -528,22 +604,75 @@ def _covers(counts: tuple[int, ...], runs_only: bool) -> bool:
     return False
 
 
+@lru_cache(maxsize=65536)
+def _cover_skips(counts: tuple[int, ...], skip: bool) -> frozenset[int]:
+    """Kinds that can be left out so that the rest splits into formations (``skip``),
+    or ``{-1}`` when everything splits (not ``skip``); empty when impossible.
+
+    One search answers "which discard leaves a cover?" for a 15-tile board rack.
+    """
+    if not any(counts):
+        return frozenset() if skip else frozenset({-1})
+    isolated = _isolated_kinds(counts, False, 2)
+    if len(isolated) > int(skip):
+        return frozenset()
+    first = next((k for k in range(52) if counts[k]), None)
+    if first is None:
+        # Only jokers remain: a formation needs a natural tile.
+        return frozenset({JOKER_KIND}) if skip and counts[JOKER_KIND] == 1 else frozenset()
+    found: set[int] = set()
+    if skip and (not isolated or isolated == [first]):
+        rest = list(counts)
+        rest[first] -= 1
+        if _cover_skips(tuple(rest), False):
+            found.add(first)
+    for cand in candidates_with(counts, MELD_RULES, first):
+        rest = list(counts)
+        for k, c in cand.need:
+            rest[k] -= c
+        if min(rest) >= 0:
+            found |= _cover_skips(tuple(rest), skip)
+            if not skip and found:
+                break
+    return frozenset(found)
+
+
 def _bete(kinds: Sequence[int]) -> bool:
-    jokers = kinds.count(JOKER_KIND)
-    by_rank: dict[int, set[int]] = {}
+    """2 sets of 4 + 2 sets of 3 (RULES §9.13); with two copies of every tile, two of
+    the sets may share a number."""
+    kinds.count(JOKER_KIND)
+    by_rank: dict[int, list[int]] = {}
     for k in kinds:
         if k != JOKER_KIND:
-            cols = by_rank.setdefault(k % 13, set())
-            if k // 13 in cols:
-                return False
-            cols.add(k // 13)
-    if len(by_rank) != 4:
-        return False
-    natural = sorted((len(c) for c in by_rank.values()), reverse=True)
-    sizes = [4, 4, 3, 3]
-    return all(n <= s for n, s in zip(natural, sizes, strict=True)) and (
-        sum(sizes) - sum(natural) == jokers
-    )
+            by_rank.setdefault(k % 13, []).append(k // 13)
+    # For each number, the ways its tiles split into one or two sets of distinct colours,
+    # as tuples of natural counts per set.
+    splits: list[list[tuple[int, ...]]] = []
+    for colours in by_rank.values():
+        doubled = len(colours) - len(set(colours))
+        single = len(set(colours)) - doubled
+        ways: list[tuple[int, ...]] = []
+        if doubled == 0:
+            ways.append((len(colours),))
+        ways += [
+            (doubled + x, doubled + single - x)
+            for x in range(single + 1)
+            if doubled + x >= 1 and doubled + single - x >= 1
+        ]
+        splits.append(ways)
+
+    def fits(chosen: list[int]) -> bool:
+        sizes = sorted(chosen, reverse=True)
+        return len(sizes) == 4 and all(n <= s for n, s in zip(sizes, (4, 4, 3, 3), strict=True))
+
+    def search(i: int, chosen: list[int]) -> bool:
+        if len(chosen) > 4:
+            return False
+        if i == len(splits):
+            return fits(chosen)
+        return any(search(i + 1, chosen + list(way)) for way in splits[i])
+
+    return len(kinds) == 14 and search(0, [])
 
 
 def _doubles(kinds: Sequence[int]) -> bool:
@@ -611,56 +740,71 @@ def board_closes(faces: Sequence[Face], options: Options) -> dict[Face, Contract
 def _closing_kinds(
     kinds: tuple[int, ...], jokers_allowed: bool, mosaic_strict: bool, bicolour: str
 ) -> tuple[tuple[int, tuple[str, int]], ...]:
-    if not _may_hold_contract(kinds):
+    """(discarded kind, contract) for every discard from 15 kinds that leaves a contract."""
+    if not jokers_allowed and JOKER_KIND in kinds:
+        return ()
+    # Cheap tests on all 15 tiles rule out whole families before any discard is tried.
+    jokers = kinds.count(JOKER_KIND)
+    naturals = [k for k in kinds if k != JOKER_KIND]
+    ranks = [k % 13 for k in naturals]
+    excess = sum(max(0, ranks.count(r) - (2 if r == 0 else 1)) for r in set(ranks))
+    complete_run = excess <= 1  # Monocolour, Mosaic (and one Bicolour reading)
+    singles = sum(naturals.count(k) % 2 for k in set(naturals))
+    doubles = singles - 1 <= jokers
+    bete = len(set(ranks)) <= 5
+    # Cover contracts (Simple, Bicolour) need the other 14 to split into formations;
+    # one search finds every discard that allows it.
+    covers = _cover_skips(counts_of(list(kinds)), True)
+    if not (complete_run or doubles or bete or covers):
         return ()
     out = []
     for kind in sorted(set(kinds)):
         rest = list(kinds)
         rest.remove(kind)
-        found = contract_of(tuple(rest), jokers_allowed, mosaic_strict, bicolour)
+        cover = kind in covers
+        found = contract_of(
+            tuple(rest),
+            jokers_allowed,
+            mosaic_strict,
+            bicolour,
+            families=(complete_run, doubles, bete, cover),
+        )
         if found is not None:
             out.append((kind, found))
     return tuple(out)
 
 
-def _may_hold_contract(kinds: tuple[int, ...]) -> bool:
-    """Cheap test on 15 kinds: could dropping one leave any contract?"""
-    jokers = kinds.count(JOKER_KIND)
-    naturals = [k for k in kinds if k != JOKER_KIND]
-    ranks = [k % 13 for k in naturals]
-    excess = sum(max(0, ranks.count(r) - (2 if r == 0 else 1)) for r in set(ranks))
-    if excess <= 1:
-        return True  # a complete 1..1 run (Monocolour, Mosaic) may remain
-    singles = sum(naturals.count(k) % 2 for k in set(naturals))
-    if singles - 1 <= jokers:
-        return True  # Doubles may remain
-    if len(set(ranks)) <= 5:
-        return True  # Bete may remain
-    # Every other contract is a cover by formations; two tiles without partners
-    # cannot both be discarded.
-    return _isolated_count(counts_of(list(kinds)), False, 2) < 2
-
-
 @lru_cache(maxsize=65536)
 def contract_of(
-    kinds: tuple[int, ...], jokers_allowed: bool, mosaic_strict: bool, bicolour: str
+    kinds: tuple[int, ...],
+    jokers_allowed: bool,
+    mosaic_strict: bool,
+    bicolour: str,
+    families: tuple[bool, bool, bool, bool] | None = None,
 ) -> tuple[str, int] | None:
-    """(name, value) of the best contract of 14 sorted face kinds, or None."""
+    """(name, value) of the best contract of 14 sorted face kinds, or None.
+
+    ``families``, when given, says which contract families are still possible:
+    (complete 1..1 runs, Doubles, Bete, covers by formations); a True for covers
+    means the caller has already found that the 14 split into formations.
+    """
+    complete_run, doubles, bete, cover = families or (True, True, True, True)
     if not jokers_allowed and JOKER_KIND in kinds:
         return None
-    colourings = _complete_run_colourings(kinds)
+    colourings = _complete_run_colourings(kinds) if complete_run else None
     natural_colours = {k // 13 for k in kinds if k != JOKER_KIND}
     if colourings is not None and len(natural_colours) == 1:
         return "monocolour", 1500
-    if _doubles(kinds):
+    if doubles and _doubles(kinds):
         return "doubles", 1300
-    if _bicolour(kinds, bicolour):
+    bicolour_family = complete_run if bicolour == "complete_run_two_colours" else cover
+    if bicolour_family and _bicolour(kinds, bicolour):
         return "bicolour", 1200
     if colourings is not None and any(_mosaic_ok(c, mosaic_strict) for c in colourings):
         return "mosaic", 1000
-    if _bete(kinds):
+    if bete and _bete(kinds):
         return "bete", 700
-    if _covers(counts_of(list(kinds)), False):
+    if cover and (families is not None or _covers(counts_of(list(kinds)), False)):
         return "simple", 500
     return None
 

@@ -139,10 +139,11 @@ _ALIASES: dict[str, str] = {}
 
 def register(variant: Variant) -> Variant:
     """Add ``variant`` to the registry under its name and aliases."""
-    for key in (variant.name, *variant.aliases):
-        norm = key.lower().replace("_", "-")
+    keys = [key.lower().replace("_", "-") for key in (variant.name, *variant.aliases)]
+    for key, norm in zip((variant.name, *variant.aliases), keys, strict=True):
         if norm in _ALIASES and _ALIASES[norm] != variant.name:
             raise ValueError(f"variant name {key!r} is already taken by {_ALIASES[norm]}")
+    for norm in keys:
         _ALIASES[norm] = variant.name
     _REGISTRY[variant.name] = variant
     return variant

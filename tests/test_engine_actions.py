@@ -1,0 +1,200 @@
+"""Action notation (RULES §2.3 turn model, §9.4-9.13 remi_ro actions): parse/print round-trip."""
+
+from __future__ import annotations
+
+import pytest
+
+from rummykit.engine.actions import (
+    AcceptSwap,
+    AnnounceAtu,
+    AnnounceDoubles,
+    AnnounceThree,
+    Attach,
+    CloseBoard,
+    DeclareBoard,
+    DeclineSwap,
+    Discard,
+    DoublesCategory,
+    Draw,
+    ExchangeJoker,
+    Meld,
+    NextDeal,
+    ProposeSwap,
+    Ready,
+    ResetTurn,
+    Reshuffle,
+    TakeColumn,
+    parse_action,
+)
+from rummykit.model.pieces import Face, Material, NotationError
+
+TILES = Material.TILES
+CARDS = Material.CARDS
+
+
+def f(token: str) -> Face:
+    return Face.parse(token)
+
+
+# Every action type: its canonical notation and the record it parses to.
+CANONICAL = [
+    ("draw", Draw()),  # §9.6(1)(a)
+    ("take 3", TakeColumn(3)),  # §9.6(1)(b)/(c)
+    ("take 1", TakeColumn(1)),
+    ("meld [R12 R13 J(R1)]", Meld((f("R12"), f("R13"), f("J")), (None, None, f("R1")))),
+    ("meld [R5 J J]", Meld((f("R5"), f("J"), f("J")), (None, None, None))),
+    ("meld [B7 R7 Y7]", Meld((f("B7"), f("R7"), f("Y7")), (None, None, None))),
+    ("attach J(R10) -> m3", Attach(f("J"), 3, f("R10"))),  # §9.6(2) attach
+    ("attach R6 -> m3", Attach(f("R6"), 3)),
+    ("attach J -> m12", Attach(f("J"), 12)),
+    ("exchange Y5 K5 -> m3", ExchangeJoker((f("Y5"), f("K5")), 3)),  # §9.10 both colours
+    ("exchange K12 -> m1", ExchangeJoker((f("K12"),), 1)),
+    ("discard R4", Discard(f("R4"))),  # §9.6(3)
+    ("discard J", Discard(f("J"))),
+    ("close R4", CloseBoard(f("R4"))),  # §9.13 board close
+    ("three", AnnounceThree()),  # §9.11
+    ("board", DeclareBoard()),  # §9.13
+    ("reset", ResetTurn()),  # §2.3 reset turn
+    ("atu", AnnounceAtu()),  # §9.4(3)
+    ("doubles small", AnnounceDoubles(DoublesCategory.SMALL)),  # §9.4(1)
+    ("doubles big", AnnounceDoubles(DoublesCategory.BIG)),
+    ("doubles key", AnnounceDoubles(DoublesCategory.KEY)),
+    ("swap R5 P3", ProposeSwap(f("R5"), 2)),  # §9.4(1) double swap
+    ("accept R7", AcceptSwap(f("R7"))),
+    ("decline", DeclineSwap()),
+    ("reshuffle", Reshuffle()),  # §9.4(2)
+    ("ready", Ready()),
+    ("next", NextDeal()),
+]
+
+
+@pytest.mark.parametrize(("text", "action"), CANONICAL)
+def test_every_action_round_trips(text: str, action: object) -> None:
+    parsed = parse_action(text, TILES)
+    assert parsed == action
+    assert type(parsed) is type(action)
+    assert str(parsed) == text
+    assert parse_action(str(parsed), TILES) == parsed
+
+
+def test_every_action_type_is_covered() -> None:
+    covered = {type(a) for _, a in CANONICAL}
+    expected = {Draw, TakeColumn, Meld, Attach, ExchangeJoker, Discard, CloseBoard,
+                AnnounceThree, DeclareBoard, ResetTurn, AnnounceAtu, AnnounceDoubles,
+                ProposeSwap, AcceptSwap, DeclineSwap, Reshuffle, Ready, NextDeal}
+    assert covered == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("  draw  ", "draw"),
+        ("DRAW", "draw"),
+        ("meld R12 R13 J(R1)", "meld [R12 R13 J(R1)]"),  # brackets are optional
+        ("meld [r12  r13   j(r1)]", "meld [R12 R13 J(R1)]"),
+        ("attach R6->m3", "attach R6 -> m3"),
+        ("attach R6 -> 3", "attach R6 -> m3"),
+        ("attach R6 -> M3", "attach R6 -> m3"),
+        ("exchange [Y5 K5] -> m3", "exchange Y5 K5 -> m3"),
+        ("swap R5 3", "swap R5 P3"),
+        ("swap r5 p3", "swap R5 P3"),
+        ("doubles BIG", "doubles big"),
+        ("discard  r4", "discard R4"),
+        ("take  10", "take 10"),
+    ],
+)
+def test_lenient_spellings_parse_to_the_canonical_action(text: str, canonical: str) -> None:
+    assert str(parse_action(text, TILES)) == canonical
+
+
+def test_meld_keeps_the_order_written() -> None:
+    """§0.3: a meld is an ordered list; parsing does not reorder or re-read it."""
+    meld = parse_action("meld [R1 R13 R12]", TILES)
+    assert isinstance(meld, Meld)
+    assert [str(x) for x in meld.faces] == ["R1", "R13", "R12"]
+
+
+def test_card_actions_parse_with_card_material() -> None:
+    """§0.1: card variants write cards and `JK(7H)`."""
+    meld = parse_action("meld [5H 6H JK(7H)]", CARDS)
+    assert meld == Meld((f("5H"), f("6H"), f("JK")), (None, None, f("7H")))
+    assert str(meld) == "meld [5H 6H JK(7H)]"
+    assert parse_action("discard 10S", CARDS) == Discard(f("10S"))
+
+
+# --------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["fly away", "drawx", "draw 2", "three please", "pass", "discard_R4", "-> m3", "meld[R1"],
+)
+def test_garbage_is_a_notation_error_naming_the_text(text: str) -> None:
+    with pytest.raises(NotationError) as info:
+        parse_action(text, TILES)
+    assert repr(text) in str(info.value) or text in str(info.value)
+
+
+@pytest.mark.parametrize("text", ["", "   "])
+def test_an_empty_action_is_a_notation_error(text: str) -> None:
+    with pytest.raises(NotationError, match="empty"):
+        parse_action(text, TILES)
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("take", "take"),
+        ("take x", "take x"),
+        ("take 2.5", "take 2.5"),
+        ("doubles medium", "doubles medium"),
+        ("discard X5", "X5"),
+        ("discard R14", "R14"),
+        ("discard QH", "QH"),  # a card in a tile game
+        ("discard", "''"),
+        ("close R0", "R0"),
+        ("accept 1S", "1S"),
+        ("meld [R5 X6 R7]", "X6"),
+        ("meld [R5 R6 J(X7)]", "X7"),
+        ("meld [R5 R6 R7(R8)]", "R7(R8)"),  # only a joker can stand for another piece
+        ("meld [R5 R6 J(J)]", "J(J)"),
+        ("meld [R5 R6 J(R7]", "J(R7"),
+        ("attach R6", "target"),
+        ("attach R6 R7 -> m3", "exactly one"),
+        ("attach R6 -> mx", "target"),
+        ("exchange J(R5) -> m3", "natural"),
+        ("exchange -> m3", "natural"),
+        ("swap R5", "seat"),
+        ("swap R5 Q3", "seat"),
+        ("swap X5 P3", "X5"),
+        ("meld []", "pieces"),
+    ],
+)
+def test_bad_arguments_are_notation_errors_saying_what_is_wrong(text: str, named: str) -> None:
+    with pytest.raises(NotationError) as info:
+        parse_action(text, TILES)
+    assert named in str(info.value)
+
+
+def test_notation_errors_are_value_errors() -> None:
+    """Like python-chess, parse errors are ValueError subclasses."""
+    with pytest.raises(ValueError):
+        parse_action("nonsense", TILES)
+
+
+def test_actions_are_frozen_and_hashable() -> None:
+    actions = [a for _, a in CANONICAL]
+    assert len({hash(a) for a in actions}) > 1
+    assert len(set(actions)) == len(actions)
+    with pytest.raises(AttributeError):
+        TakeColumn(3).index = 4  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("token", "category"),
+    [("R1", "key"), ("K1", "key"), ("Y2", "small"), ("B9", "small"), ("R10", "big"),
+     ("K13", "big")],
+)
+def test_rule_9_4_doubles_categories(token: str, category: str) -> None:
+    """§9.4(1): small 2-9, big 10-13, key 1-1."""
+    assert DoublesCategory.of(f(token)) is DoublesCategory(category)

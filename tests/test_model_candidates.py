@@ -1,0 +1,209 @@
+"""Formation enumeration (RULES §2.2, §9.7): `candidates()` lists exactly the legal formations.
+
+The oracle is `read_meld` (tested against RULES §12.7 RRT-07 in test_model_melds.py) applied
+by brute force to every sub-multiset of a rack and every way to declare its jokers.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rummykit.model.candidates import Candidate, candidates, candidates_with, counts_of
+from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, Reading, read_meld
+from rummykit.model.pieces import JOKER_KIND, Face, Material, parse_faces
+from rummykit.rules.remi_ro import MELD_RULES
+
+TILES = Material.TILES
+JOKER = Face.joker(TILES)
+
+Key = tuple[MeldKind, int, tuple[int, ...], tuple[int, ...]]
+
+
+def face_of(kind: int) -> Face:
+    return JOKER if kind == JOKER_KIND else Face.of(TILES, kind // 13, kind % 13 + 1)
+
+
+def kinds_of(text: str) -> list[int]:
+    return [f.kind for f in parse_faces(text, TILES)]
+
+
+def key(c: Candidate) -> Key:
+    return (c.kind, c.suit, c.positions, c.kinds)
+
+
+def reading_key(faces: Sequence[Face], reading: Reading) -> Key:
+    """The candidate key of one fully declared reading (runs in position order)."""
+    kinds = [JOKER_KIND if f.is_joker else f.kind for f in faces]
+    if reading.kind is MeldKind.RUN:
+        pairs = sorted(zip(reading.positions, kinds, strict=True))
+        return (MeldKind.RUN, reading.suit, tuple(p for p, _ in pairs), tuple(k for _, k in pairs))
+    naturals = sorted(k for k in kinds if k != JOKER_KIND)
+    jokers = (JOKER_KIND,) * (len(kinds) - len(naturals))
+    return (MeldKind.SET, -1, reading.positions, (*naturals, *jokers))
+
+
+def brute_force(kinds: Sequence[int], rules: MeldRules = MELD_RULES) -> set[Key]:
+    """Every legal formation drawn from `kinds`: all sub-multisets of size >= 3, all joker
+    declarations (a joker in a formation shares the run's colour or the set's number)."""
+    counts = counts_of(list(kinds))
+    present = [k for k in range(53) if counts[k]]
+    found: set[Key] = set()
+    for take in itertools.product(*(range(counts[k] + 1) for k in present)):
+        sub = [k for k, n in zip(present, take, strict=True) for _ in range(n)]
+        if len(sub) < rules.min_size:
+            continue
+        naturals = [k for k in sub if k != JOKER_KIND]
+        if not naturals:
+            continue
+        options: set[Face] = set()
+        if len({k // 13 for k in naturals}) == 1:
+            options |= {Face.of(TILES, naturals[0] // 13, r) for r in range(1, 14)}
+        if len({k % 13 for k in naturals}) == 1:
+            options |= {Face.of(TILES, s, naturals[0] % 13 + 1) for s in range(4)}
+        faces = [face_of(k) for k in sub]
+        jokers = len(sub) - len(naturals)
+        for decl in itertools.product(sorted(options), repeat=jokers):
+            declared: list[Face | None] = [None] * len(naturals) + list(decl)
+            for reading in read_meld(faces, rules, declared):
+                found.add(reading_key(faces, reading))
+    return found
+
+
+# Racks of 3-8 tiles, at most 2 copies of a face (§9.1) and 0-2 jokers.  Kinds are drawn
+# mostly from one colour and a narrow band of numbers so that formations are common;
+# numbers 1, 12 and 13 are favoured to exercise the high/low 1 (§9.7).
+@st.composite
+def small_racks(draw: st.DrawFn) -> list[int]:
+    jokers = draw(st.integers(0, 2))
+    size = draw(st.integers(max(3 - jokers, 1), 8 - jokers))
+    colour = draw(st.integers(0, 3))
+    low = draw(st.sampled_from([0, 0, 3, 7, 9, 10]))
+    tile = st.one_of(
+        st.builds(lambda r: colour * 13 + r, st.integers(low, min(low + 4, 12))),
+        st.builds(lambda c, r: c * 13 + r, st.integers(0, 3), st.sampled_from([0, low, 12])),
+        st.integers(0, 51),
+    )
+    naturals = draw(st.lists(tile, min_size=size, max_size=size))
+    counts = counts_of(naturals)
+    naturals = [k for k in range(52) for _ in range(min(counts[k], 2))]
+    return naturals + [JOKER_KIND] * jokers
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_racks())
+def test_candidates_are_exactly_the_legal_formations(kinds: list[int]) -> None:
+    """§2.2/§9.7: every candidate reads as a legal formation, none is listed twice, and a
+    brute force over sub-multisets and joker declarations finds nothing missing."""
+    counts = counts_of(kinds)
+    found = candidates(counts, MELD_RULES)
+    keys = [key(c) for c in found]
+    assert len(keys) == len(set(keys)), "a formation is listed twice"
+    for c in found:
+        # pieces come from the rack
+        for k, n in c.need:
+            assert counts[k] >= n
+        assert sorted(c.kinds) == sorted(k for k, n in c.need for _ in range(n))
+        # it is a legal formation exactly as declared
+        readings = read_meld(c.faces(TILES), MELD_RULES, c.declared(TILES))
+        assert readings, f"{c} is not a legal formation"
+        assert any(reading_key(c.faces(TILES), r) == key(c) for r in readings)
+        assert c.joker_count == c.kinds.count(JOKER_KIND)
+        if c.kind is MeldKind.RUN:
+            assert list(c.positions) == list(range(c.positions[0], c.positions[-1] + 1))
+    assert set(keys) == brute_force(kinds)
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_racks(), st.data())
+def test_candidates_with_is_the_subset_using_that_natural(
+    kinds: list[int], data: st.DataObject
+) -> None:
+    counts = counts_of(kinds)
+    naturals = sorted({k for k in kinds if k != JOKER_KIND})
+    if not naturals:
+        return
+    kind = data.draw(st.sampled_from(naturals))
+    expected = {key(c) for c in candidates(counts, MELD_RULES) if kind in c.kinds}
+    got = [key(c) for c in candidates_with(counts, MELD_RULES, kind)]
+    assert len(got) == len(set(got))
+    assert set(got) == expected
+
+
+# --------------------------------------------------------------- hand-made examples
+
+
+def all_keys(text: str) -> set[Key]:
+    return {key(c) for c in candidates(counts_of(kinds_of(text)), MELD_RULES)}
+
+
+def test_rrt07_the_complete_run_is_a_candidate_only_with_two_ones() -> None:
+    """§9.7/A-64: 1-2-…-13-1 needs two 1s (or a joker for one of them)."""
+    full = " ".join(f"R{n}" for n in range(1, 14))
+    whole = tuple(range(1, HIGH_ACE + 1))
+    assert whole in {k[2] for k in all_keys(full + " R1")}
+    assert whole not in {k[2] for k in all_keys(full)}
+    with_joker = {k for k in all_keys(full + " J") if k[2] == whole}
+    # the joker is the low or the high 1 (or replaces any one natural)
+    assert (MeldKind.RUN, 0, whole, (JOKER_KIND, *kinds_of(full)[1:], 0)) in with_joker
+    assert (MeldKind.RUN, 0, whole, (*kinds_of(full), JOKER_KIND)) in with_joker
+
+
+def test_candidates_of_r12_r13_r1() -> None:
+    """RRT-07: 12-13-1 is the only formation of `R12 R13 R1`."""
+    expected = (MeldKind.RUN, 0, (12, 13, HIGH_ACE), tuple(kinds_of("R12 R13 R1")))
+    assert all_keys("R12 R13 R1") == {expected}
+    assert all_keys("R13 R1 R2") == set()
+    assert all_keys("B7 B7 R7") == set()
+
+
+def test_candidates_of_r5_j_j() -> None:
+    """A-66: `[R5 J J]` can be 3-4-5, 4-5-6, 5-6-7 or a set of 5s; with one joker fewer, none."""
+    r5 = kinds_of("R5")[0]
+    j = JOKER_KIND
+    assert all_keys("R5 J J") == {
+        (MeldKind.RUN, 0, (3, 4, 5), (j, j, r5)),
+        (MeldKind.RUN, 0, (4, 5, 6), (j, r5, j)),
+        (MeldKind.RUN, 0, (5, 6, 7), (r5, j, j)),
+        (MeldKind.SET, -1, (5, 5, 5), (r5, j, j)),
+    }
+    assert all_keys("R5 J") == set()
+    assert all_keys("J J J") == set()
+
+
+def test_set_candidates_declare_missing_colours() -> None:
+    """§2.2: a joker in a set stands for a missing colour; declared() names one."""
+    (c,) = [c for c in candidates(counts_of(kinds_of("R5 B5 J")), MELD_RULES)
+            if c.kind is MeldKind.SET]
+    declared = c.declared(TILES)
+    assert declared[:2] == (None, None)
+    assert declared[2] is not None and declared[2].rank == 5
+    assert declared[2].suit not in ("R", "B")
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [MeldRules(max_wild=1), MeldRules(wild_le_natural=True), MeldRules(runs_allowed=False),
+     MeldRules(sets_allowed=False), MeldRules(ace_high=False), MeldRules(min_size=4)],
+)
+@pytest.mark.parametrize(
+    "text", ["R1 R2 R12 R13 J J", "R5 B5 Y5 K5 R6 R7 J", "Y9 Y10 Y11 Y12 Y13 Y1"]
+)
+def test_candidates_follow_other_meld_rules_too(rules: MeldRules, text: str) -> None:
+    """§2.2 parameters: the enumeration agrees with read_meld under other variants' rules."""
+    kinds = kinds_of(text)
+    got = {key(c) for c in candidates(counts_of(kinds), rules)}
+    assert got == brute_force(kinds, rules)
+
+
+def test_counts_of_counts_kinds() -> None:
+    counts = counts_of(kinds_of("R5 R5 J B13"))
+    assert len(counts) == 53
+    assert counts[kinds_of("R5")[0]] == 2
+    assert counts[JOKER_KIND] == 1
+    assert counts[kinds_of("B13")[0]] == 1
+    assert sum(counts) == 4

@@ -1,0 +1,251 @@
+"""Variant options (RULES conventions: `snake_case` options, defaults; §9.15 the remi_ro table)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rummykit.rules.options import (
+    OptionError,
+    OptionKind,
+    OptionSpec,
+    fingerprint,
+    parse_option_value,
+    resolve_options,
+)
+from rummykit.rules.remi_ro import REMI_RO
+
+SPECS = REMI_RO.options
+SPEC = {s.name: s for s in SPECS}
+
+# RULES §9.15, row by row: option, default, kind.
+N_PLAYERS = object()
+RULES_9_15 = [
+    ("direction", "counterclockwise", "documented"),
+    ("joker_indicator_count", 14, "engine"),
+    ("stack_deal_order", "round_robin", "engine"),
+    ("doubles_swap_enabled", True, "documented"),
+    ("doubles_swap_same_category_only", True, "engine"),
+    ("three_doubles_reshuffle", True, "documented"),
+    ("atu_bonus", 50, "documented"),
+    ("atu_mandatory", False, "documented"),
+    ("atu_on_joker_indicator", True, "engine"),
+    ("opening_min_points", 45, "documented"),
+    ("opening_structure", "run_or_ones_set", "documented"),
+    ("column_take_middle_requires_opened", True, "documented"),
+    ("column_take_middle_min_rack", 4, "documented"),
+    ("column_take_allow_attach", False, "engine"),
+    ("attach_on_opening_turn", False, "engine"),
+    ("joker_exchange_on_opening_turn", True, "engine"),
+    ("rack_max_after_turn", 14, "documented"),
+    ("three_tile_penalty", 500, "documented"),
+    ("three_tile_penalty_mode", "replace", "documented"),
+    ("unopened_penalty", 100, "documented"),
+    ("unopened_on_exhaustion", "flat", "engine"),
+    ("closing_bonus", 50, "documented"),
+    ("closing_with_1_or_joker_multiplier", 2, "documented"),
+    ("double_game_multiplier", 2, "documented"),
+    ("double_game_applies_to_penalties", True, "engine"),
+    ("board_play_enabled", True, "documented"),
+    ("board_declare_within_turns", 3, "documented"),
+    ("board_closing_bonus", False, "engine"),
+    ("mosaic_strict", True, "documented"),
+    ("bicolor_definition", "two_single_colour_runs", "engine"),
+    ("board_jokers_allowed", True, "engine"),
+    ("match_deals", N_PLAYERS, "engine"),
+    ("target_score", None, "engine"),
+]
+
+
+# --------------------------------------------------------------- defaults
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_rule_9_15_defaults_resolve_exactly_as_the_table(players: int) -> None:
+    """§9.15: every option, and no other, with the table's default."""
+    values = resolve_options(SPECS, {}, players)
+    assert set(values) == {name for name, _, _ in RULES_9_15}
+    for name, default, _ in RULES_9_15:
+        expected = players if default is N_PLAYERS else default
+        assert values[name] == expected, name
+        assert type(values[name]) is type(expected), name
+
+
+@pytest.mark.parametrize(("name", "kind"), [(n, k) for n, _, k in RULES_9_15])
+def test_rule_9_15_option_kinds(name: str, kind: str) -> None:
+    """§9.15 'Kind' column: documented variations vs engine-only settings."""
+    assert SPEC[name].kind is OptionKind(kind)
+    assert SPEC[name].doc
+
+
+def test_a63_match_deals_default_is_the_player_count() -> None:
+    """A-63: one deal per player as maker."""
+    assert [resolve_options(SPECS, {}, n)["match_deals"] for n in (2, 3, 4)] == [2, 3, 4]
+    assert resolve_options(SPECS, {"match_deals": 7}, 2)["match_deals"] == 7
+
+
+def test_given_values_override_defaults_and_the_rest_stay() -> None:
+    values = resolve_options(SPECS, {"direction": "clockwise", "target_score": 1000}, 4)
+    assert values["direction"] == "clockwise"
+    assert values["target_score"] == 1000
+    assert values["atu_bonus"] == 50
+
+
+def test_resolved_options_are_read_only() -> None:
+    values = resolve_options(SPECS, {}, 4)
+    with pytest.raises(TypeError):
+        values["atu_bonus"] = 0  # type: ignore[index]
+
+
+# --------------------------------------------------------------- errors
+
+
+def test_unknown_option_error_lists_the_allowed_names() -> None:
+    """Conventions: nothing is replaced silently; an unknown name lists the known ones."""
+    with pytest.raises(OptionError) as info:
+        resolve_options(SPECS, {"atu_bonnus": 60, "direction": "clockwise"}, 4)
+    message = str(info.value)
+    assert "atu_bonnus" in message
+    for name in SPEC:
+        assert name in message
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "allowed"),
+    [
+        ("atu_mandatory", "yes", "true | false"),  # bool: strings are not parsed here
+        ("atu_mandatory", 1, "true | false"),
+        ("atu_mandatory", None, "true | false"),
+        ("atu_bonus", -1, "an integer 0..1000"),  # int range
+        ("atu_bonus", 1001, "an integer 0..1000"),
+        ("atu_bonus", True, "an integer 0..1000"),  # a bool is not an int here
+        ("atu_bonus", "50", "an integer 0..1000"),
+        ("atu_bonus", None, "an integer 0..1000"),
+        ("joker_indicator_count", 0, "an integer 1..15"),
+        ("joker_indicator_count", 16, "an integer 1..15"),
+        ("direction", "left", '"counterclockwise" | "clockwise"'),  # choices
+        ("direction", None, '"counterclockwise" | "clockwise"'),
+        ("bicolor_definition", "two",
+         '"two_single_colour_runs" | "complete_run_two_colours" | "runs_of_two_colours"'),
+        ("target_score", 0, "an integer 1..1000000 | null"),  # nullable
+        ("target_score", "none", "an integer 1..1000000 | null"),
+    ],
+)
+def test_bad_values_name_the_option_and_list_the_allowed_values(
+    name: str, value: object, allowed: str
+) -> None:
+    with pytest.raises(OptionError) as info:
+        resolve_options(SPECS, {name: value}, 4)
+    message = str(info.value)
+    assert name in message
+    assert repr(value) in message
+    assert message.endswith("use " + allowed)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("target_score", None), ("target_score", 1), ("atu_bonus", 0), ("atu_bonus", 1000),
+     ("joker_indicator_count", 15), ("direction", "clockwise"), ("atu_mandatory", True)],
+)
+def test_boundary_values_are_allowed(name: str, value: object) -> None:
+    assert resolve_options(SPECS, {name: value}, 4)[name] == value
+
+
+def test_allowed_text_of_an_unbounded_integer() -> None:
+    spec = OptionSpec(name="n", default=3, doc="")
+    assert spec.allowed() == "an integer"
+    assert spec.validate(-7) == -7
+
+
+def test_allowed_text_of_a_minimum_only_integer_says_it_is_a_minimum() -> None:
+    spec = OptionSpec(name="n", default=3, doc="", minimum=1)
+    assert spec.validate(500) == 500
+    with pytest.raises(OptionError):
+        spec.validate(0)
+    allowed = spec.allowed()
+    assert re.search(r"1 ?\.\.|>= ?1|≥ ?1|at least 1", allowed), allowed
+
+
+# --------------------------------------------------------------- parse_option_value
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "value"),
+    [
+        ("atu_mandatory", "true", True),
+        ("atu_mandatory", "TRUE", True),
+        ("atu_mandatory", "yes", True),
+        ("atu_mandatory", "on", True),
+        ("atu_mandatory", "1", True),
+        ("atu_mandatory", "false", False),
+        ("atu_mandatory", "no", False),
+        ("atu_mandatory", "off", False),
+        ("atu_mandatory", " 0 ", False),
+        ("atu_bonus", "12", 12),
+        ("atu_bonus", " 0", 0),
+        ("match_deals", "8", 8),
+        ("direction", "clockwise", "clockwise"),
+        ("direction", " counterclockwise ", "counterclockwise"),
+        ("target_score", "null", None),
+        ("target_score", "None", None),
+        ("target_score", "2000", 2000),
+    ],
+)
+def test_parse_option_value_reads_command_line_text(name: str, text: str, value: object) -> None:
+    got = parse_option_value(SPEC[name], text)
+    assert got == value
+    assert type(got) is type(value)
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("atu_mandatory", "maybe"),
+        ("atu_mandatory", "null"),  # not nullable
+        ("atu_bonus", "twelve"),
+        ("atu_bonus", "12.5"),
+        ("atu_bonus", "1001"),  # out of range
+        ("atu_bonus", "null"),
+        ("direction", "sideways"),
+        ("direction", "null"),
+        ("target_score", "0"),
+    ],
+)
+def test_parse_option_value_rejects_bad_text_listing_allowed_values(name: str, text: str) -> None:
+    with pytest.raises(OptionError) as info:
+        parse_option_value(SPEC[name], text)
+    message = str(info.value)
+    assert name in message
+    assert SPEC[name].allowed() in message
+
+
+# --------------------------------------------------------------- fingerprint
+
+
+def test_fingerprint_is_stable() -> None:
+    a = resolve_options(SPECS, {}, 4)
+    b = dict(reversed(list(a.items())))
+    fp = fingerprint("remi_ro", a)
+    assert re.fullmatch(r"[0-9a-f]{16}", fp)
+    assert fingerprint("remi_ro", a) == fp
+    assert fingerprint("remi_ro", b) == fp  # key order does not matter
+    assert fingerprint("remi_ro", resolve_options(SPECS, {}, 4)) == fp
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"direction": "clockwise"}, {"atu_bonus": 51}, {"mosaic_strict": False},
+     {"target_score": 500}, {"match_deals": 5}],
+)
+def test_fingerprint_changes_with_any_option(change: dict[str, object]) -> None:
+    base = resolve_options(SPECS, {}, 4)
+    changed = resolve_options(SPECS, change, 4)
+    assert fingerprint("remi_ro", changed) != fingerprint("remi_ro", base)
+
+
+def test_fingerprint_depends_on_the_variant_and_the_player_dependent_defaults() -> None:
+    base = resolve_options(SPECS, {}, 4)
+    assert fingerprint("remmi_de", base) != fingerprint("remi_ro", base)
+    # match_deals defaults to the player count, so 3- and 4-player defaults differ
+    assert fingerprint("remi_ro", resolve_options(SPECS, {}, 3)) != fingerprint("remi_ro", base)

@@ -1,0 +1,114 @@
+"""The variant registry (RULES §1 catalogue) and the remi_ro profile's player count (§9.1)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from rummykit.model.pieces import Material
+from rummykit.rules.options import OptionError
+from rummykit.rules.remi_ro import MELD_RULES, REMI_RO, TILES_106
+from rummykit.rules.variant import (
+    UnknownVariantError,
+    Variant,
+    all_variants,
+    find_variant,
+    register,
+)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["remi_ro", "remi", "rummy45", "remi-etalat", "remi_etalat", "REMI_RO", "Remi", "RUMMY45",
+     "Remi-Etalat", "remi-ro", "  remi_ro  "],
+)
+def test_rule_1_remi_ro_is_found_by_name_and_aliases_case_insensitively(name: str) -> None:
+    """§1 catalogue row 7: engine id `remi_ro`, also known as Remi / Remy / Rummy 45."""
+    assert find_variant(name) is REMI_RO
+
+
+@pytest.mark.parametrize("name", ["poker", "", "remi ro", "remiro", "remmi_de_x"])
+def test_unknown_variant_error_lists_the_known_variants(name: str) -> None:
+    with pytest.raises(UnknownVariantError) as info:
+        find_variant(name)
+    message = str(info.value)
+    assert repr(name) in message
+    for variant in all_variants():
+        assert variant.name in message
+    assert isinstance(info.value, ValueError)
+
+
+def test_all_variants_lists_registered_variants_by_name() -> None:
+    variants = all_variants()
+    names = [v.name for v in variants]
+    assert "remi_ro" in names
+    assert names == sorted(names)
+    assert len(set(names)) == len(names)
+    for v in variants:
+        assert find_variant(v.name) is v
+        for alias in v.aliases:
+            assert find_variant(alias) is v
+
+
+def test_rule_9_1_remi_ro_profile() -> None:
+    """§1/§9.1: 106 tiles, 2-4 players, first player 15 tiles; §9.7 formation rules."""
+    v = REMI_RO
+    assert v.name == "remi_ro"
+    assert v.rules_section == "§9"
+    assert v.material is Material.TILES
+    assert (v.min_players, v.max_players) == (2, 4)
+    assert v.min_players <= v.default_players <= v.max_players
+    assert v.meld_rules is MELD_RULES
+    assert v.pieces(v.resolve(4)) is TILES_106
+    assert len(v.pieces(v.resolve(2))) == 106
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_rule_9_1_two_to_four_players_are_accepted(players: int) -> None:
+    options = REMI_RO.resolve(players)
+    assert options["match_deals"] == players
+
+
+@pytest.mark.parametrize("players", [0, 1, 5, 6])
+def test_rule_9_1_other_player_counts_are_rejected(players: int) -> None:
+    """§9.1: 2, 3 or 4 players."""
+    with pytest.raises(OptionError) as info:
+        REMI_RO.resolve(players)
+    message = str(info.value)
+    assert "2 to 4" in message
+    assert str(players) in message
+
+
+def test_resolve_validates_options_too() -> None:
+    with pytest.raises(OptionError, match="unknown option"):
+        REMI_RO.resolve(4, {"no_such_option": 1})
+    assert REMI_RO.resolve(4, {"direction": "clockwise"})["direction"] == "clockwise"
+
+
+def test_shuffled_order_is_a_permutation_drawn_from_the_given_rng() -> None:
+    import random
+
+    a = REMI_RO.shuffled_order(TILES_106, random.Random(7))
+    b = REMI_RO.shuffled_order(TILES_106, random.Random(7))
+    c = REMI_RO.shuffled_order(TILES_106, random.Random(8))
+    assert a == b
+    assert a != c
+    assert sorted(a) == list(range(106))
+
+
+def test_an_alias_cannot_be_registered_twice_for_another_variant() -> None:
+    """The registry never lets a second variant take an existing name silently."""
+    clash: Variant = replace(REMI_RO, name="clash_variant_one", aliases=("remi",))
+    with pytest.raises(ValueError, match="remi"):
+        register(clash)
+    assert find_variant("remi") is REMI_RO
+    assert "clash_variant_one" not in [v.name for v in all_variants()]
+
+
+def test_a_failed_registration_leaves_no_trace() -> None:
+    clash: Variant = replace(REMI_RO, name="clash_variant_two", aliases=("rummy45",))
+    with pytest.raises(ValueError, match="rummy45"):
+        register(clash)
+    with pytest.raises(UnknownVariantError):
+        find_variant("clash_variant_two")
