@@ -35,6 +35,7 @@ from rummykit.engine.actions import (
     TakeColumn,
 )
 from rummykit.engine.game import Phase
+from rummykit.rules.options import OptionError
 from rummykit.rules.remi_ro import REMI_RO, TILES_106
 
 
@@ -1051,3 +1052,21 @@ def test_column_take_allow_attach(allowed: bool) -> None:
     pass_turn(game, "Y9")
     play(game, f"P1: take {len(game.column) - 1}", "attach Y9 -> m1")
     assert game.can(Discard(face(rack(game, 0)[0]))) is allowed
+
+
+def test_accepted_rack_cap_never_deadlocks_the_deal() -> None:
+    """§9.6, A-50: an option value the variant accepts must leave a playable deal (or be
+    rejected when the game is built)."""
+    try:
+        game = Game("remi_ro", 4, {"rack_max_after_turn": 13}, seed=1)
+    except OptionError:
+        return
+    while game.phase is Phase.PREPLAY:
+        game.apply(Ready())
+    for _ in range(5):
+        legal = game.legal_actions()
+        assert legal, f"no legal action in {game.describe()}"
+        if any(isinstance(a, Discard) for a in legal):
+            return
+        game.apply(legal[0])
+    raise AssertionError("the first player can never discard")

@@ -137,7 +137,7 @@ def test_copies_are_equivalent_and_independent(case: tuple[int, int], at: int) -
         game.apply(biased(game, rng))
     twin = game.copy()
     assert state_key(twin) == state_key(game)
-    for _ in range(200):
+    for _ in range(120):
         if game.is_over:
             break
         action = biased(game, rng)

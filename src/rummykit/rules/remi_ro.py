@@ -145,9 +145,10 @@ _OPTIONS = (
     OptionSpec(
         name="rack_max_after_turn",
         default=14,
-        minimum=1,
+        # Every rack holds 14 tiles after its round-1 discard, so a lower cap deadlocks.
+        minimum=14,
         maximum=106,
-        doc="§9.6/A-50: most tiles on a rack after the turn's discard.",
+        doc="§9.6/A-50: most tiles on a rack after the turn's discard (14 or more).",
     ),
     OptionSpec(
         name="three_tile_penalty",

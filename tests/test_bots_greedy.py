@@ -1,0 +1,279 @@
+"""GreedyBot: finishes every deal without loops, opens when it can, takes a column tile that
+completes an opening, keeps its jokers, announces "three", beats random play, and sees only
+its seat's view."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+import rummykit.bots.greedy as greedy_module
+from remi_ro_support import face, pass_turn, rack, stacked_game, table
+from rummykit.bots import GreedyBot, play_to_end, play_turn
+from rummykit.cli.simulate import run_simulation, simulate_one
+from rummykit.engine.actions import Action, AnnounceThree, Discard, Draw, Meld, Ready, TakeColumn
+from rummykit.engine.game import Game, Phase
+from rummykit.engine.view import SeatView, view
+from rummykit.rules.remi_ro import REMI_RO
+from rummykit.solver.opening import best_opening
+
+MAX_ACTIONS_PER_DEAL = 600
+"""Greedy deals take about 60-140 actions; anything near this bound would be a loop."""
+
+
+class CheckedGreedy(GreedyBot):
+    """A GreedyBot that checks, on every choice, the promises the greedy bot makes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.problems: list[str] = []
+
+    def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
+        action = super().choose(view, legal, rng)
+        where = f"deal {view.deal_number + 1}, P{view.seat + 1}, rack {list(map(str, view.rack))}"
+        if action not in legal:
+            self.problems.append(f"{where}: illegal {action}")
+        if isinstance(action, Discard):
+            if action.face.is_joker and any(
+                isinstance(a, Discard) and not a.face.is_joker for a in legal
+            ):
+                self.problems.append(f"{where}: discarded a joker with other tiles available")
+            left = len(view.rack) - 1
+            if 1 <= left <= 3 and not view.announced_three[view.seat]:
+                self.problems.append(f"{where}: ends its turn on {left} tiles without 'three'")
+        return action
+
+
+def _deal_ok(players: int, seed: int) -> tuple[Game, int, list[str]]:
+    game = Game("remi_ro", players, {"match_deals": 1}, seed=seed)
+    bots = [CheckedGreedy() for _ in range(players)]
+    count = play_to_end(game, bots, random.Random(seed), max_actions=MAX_ACTIONS_PER_DEAL)
+    return game, count, [p for b in bots for p in b.problems]
+
+
+# --------------------------------------------------------------------- termination
+
+
+@pytest.mark.parametrize(("players", "deals"), [(4, 200), (2, 100)])
+def test_greedy_completes_many_deals_without_loops(players: int, deals: int) -> None:
+    failures: list[str] = []
+    announced = 0
+    for seed in range(deals):
+        game, count, problems = _deal_ok(players, seed)
+        if not game.is_over:
+            failures.append(f"seed {seed}: unfinished after {count} actions ({game.describe()})")
+            continue
+        failures.extend(f"seed {seed}: {p}" for p in problems)
+        if any(game.three_violation):
+            failures.append(f"seed {seed}: a 'three' violation {game.three_violation}")
+        announced += any(isinstance(a, AnnounceThree) for _, a in game.log)
+    assert not failures, "\n".join(failures[:20])
+    # Greedy players get down to a few tiles in practically every deal.
+    assert announced >= deals * 0.9
+
+
+def test_greedy_deals_are_reproducible() -> None:
+    a, _, _ = _deal_ok(4, 12)
+    b, _, _ = _deal_ok(4, 12)
+    assert a.log == b.log
+    assert a.results == b.results
+
+
+# --------------------------------------------------------------------- opening
+
+
+def test_greedy_opens_when_it_holds_a_valid_opening() -> None:
+    # P1 holds [Y3 Y4 Y5] + [R10 B10 K10] = 45 (RRT-09 a); the other racks are fillers.
+    game = stacked_game(4, {0: "Y3 Y4 Y5 R10 B10 K10"})
+    bot = GreedyBot()
+    rng = random.Random(0)
+    discarded = play_turn(game, bot, rng)  # round 1: discard only
+    assert isinstance(discarded, Discard)
+    assert discarded.face not in {face(t) for t in ["Y3", "Y4", "Y5", "R10", "B10", "K10"]}
+    for _ in range(3):
+        pass_turn(game)
+    assert game.to_move == 0
+    assert game.phase is Phase.TURNS
+    actions = []
+    while game.to_move == 0:
+        actions.append(play_turn(game, bot, rng))
+    assert game.opened[0]
+    assert isinstance(actions[-1], Discard)
+    assert sum(isinstance(a, Meld) for a in actions) >= 2
+    laid = " ".join(table(game))
+    for tile in ("Y3", "Y4", "Y5", "R10", "B10", "K10"):
+        assert tile in laid.replace("[", " ").replace("]", " ").split()
+    assert game.turns_taken[0] == 2
+
+
+def test_greedy_does_not_lay_an_opening_below_45() -> None:
+    # [Y3 Y4 Y5] + [R9 B9 K9] is only 30, and neither the stock's K13 nor the column's
+    # B3 lifts it to 45: greedy must draw, lay nothing and discard.
+    rack0 = "Y3 Y4 Y5 R9 B9 K9 R1 K2 B6 R7 Y8 K10 B11 R12 Y13"
+    game = stacked_game(4, {0: rack0, 3: "B3"}, stock="- - - K13")
+    bot = GreedyBot()
+    rng = random.Random(0)
+    play_turn(game, bot, rng)  # round-1 discard
+    pass_turn(game)
+    pass_turn(game)
+    pass_turn(game, "B3")
+    assert game.to_move == 0
+    rack_faces = [face(t) for t in rack(game, 0)]
+    for extra in ("K13", "B3"):
+        lay = best_opening([*rack_faces, face(extra)], REMI_RO, game.options, keep=1)
+        assert not lay.valid_opening, (extra, lay)
+    actions = []
+    while game.to_move == 0:
+        actions.append(play_turn(game, bot, rng))
+    assert actions[0] == Draw()
+    assert isinstance(actions[-1], Discard)
+    assert len(actions) == 2
+    assert not game.opened[0]
+    assert game.table == []
+
+
+def _column_tile_game(discard: str) -> Game:
+    """P2 holds R3 R4 + [K10 B10 Y10]: the column's R5 would complete a 45 opening."""
+    game = stacked_game(4, {0: "R5 K13", 1: "R3 R4 K10 B10 Y10"})
+    pass_turn(game, "K13")  # P1, round 1
+    for _ in range(3):
+        pass_turn(game)  # P2..P4 draw and discard
+    pass_turn(game, discard)  # P1, round 2
+    assert game.to_move == 1
+    return game
+
+
+def test_greedy_takes_the_last_column_tile_to_complete_an_opening() -> None:
+    game = _column_tile_game("R5")
+    bot = GreedyBot()
+    rng = random.Random(0)
+    last = len(game.column) - 1
+    assert str(game.faces[game.column[last]]) == "R5"
+    assert not game.opened[1]
+    choice = play_turn(game, bot, rng)
+    assert choice == TakeColumn(last)
+    while game.to_move == 1:
+        play_turn(game, bot, rng)
+    assert game.opened[1]
+    runs_with_r5 = [m for m in table(game) if "R5" in m.strip("[]").split()]
+    assert runs_with_r5, table(game)
+    assert "R5" not in rack(game, 1)
+
+
+def test_greedy_draws_when_the_column_tile_does_not_open() -> None:
+    # As above, but P1 discards B2, which opens nothing for P2.
+    game = stacked_game(4, {0: "R5 K13 B2", 1: "R3 R4 K10 B10 Y10"})
+    pass_turn(game, "K13")
+    for _ in range(3):
+        pass_turn(game)
+    pass_turn(game, "B2")
+    assert game.to_move == 1
+    assert play_turn(game, GreedyBot(), random.Random(0)) == Draw()
+
+
+# --------------------------------------------------------------------- jokers and "three"
+
+
+def test_greedy_keeps_a_joker_in_its_discard() -> None:
+    game = stacked_game(4, {0: "J K13 B2 Y6"})
+    action = play_turn(game, GreedyBot(), random.Random(0))  # round-1 discard
+    assert isinstance(action, Discard)
+    assert not action.face.is_joker
+    assert "J" in rack(game, 0)
+
+
+def test_greedy_announces_three_before_ending_on_three_tiles() -> None:
+    # A greedy match (the checks of CheckedGreedy run on every choice) where every seat
+    # that ends a turn on 1-3 tiles has announced first.
+    game = Game("remi_ro", 3, seed=31)
+    bots = [CheckedGreedy() for _ in range(3)]
+    play_to_end(game, bots, random.Random(31), max_actions=3 * MAX_ACTIONS_PER_DEAL)
+    assert game.is_over
+    assert [p for b in bots for p in b.problems] == []
+    assert all(r.scores[s] != -500 for r in game.results for s in range(3))
+    assert any(isinstance(a, AnnounceThree) for _, a in game.log)
+
+
+# --------------------------------------------------------------------- strength
+
+
+@pytest.mark.parametrize("bots", [["greedy", "random"] * 2, ["random", "greedy"] * 2])
+def test_greedy_beats_random(bots: list[str]) -> None:
+    summary = run_simulation("remi_ro", 4, {}, bots, games=10, seed=0, jobs=1)
+    data = summary.to_json()
+    assert data["deals"] == 40
+    mean = data["mean_deal_score"]
+    greedy = [mean[s] for s in range(4) if bots[s] == "greedy"]
+    randoms = [mean[s] for s in range(4) if bots[s] == "random"]
+    assert sum(greedy) / 2 > sum(randoms) / 2 + 100, mean
+    assert min(greedy) > max(randoms), mean
+    wins = data["wins"]
+    assert sum(wins[s] for s in range(4) if bots[s] == "greedy") >= 8, wins
+
+
+# --------------------------------------------------------------------- information
+
+
+def test_greedy_module_does_not_reach_for_the_game() -> None:
+    assert not hasattr(greedy_module, "Game")
+    assert not hasattr(greedy_module, "play_turn")
+
+
+def test_greedy_choose_receives_only_a_view_and_the_legal_list(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    original = GreedyBot.choose
+    seen: list[tuple[Any, ...]] = []
+
+    def spy(self: GreedyBot, *args: Any, **kwargs: Any) -> Action:
+        seen.append((*args, *kwargs.values()))
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(GreedyBot, "choose", spy)
+    game = Game("remi_ro", 3, {"match_deals": 1}, seed=4)
+    play_to_end(game, [GreedyBot() for _ in range(3)], random.Random(4))
+    assert game.is_over
+    simulate_one("remi_ro", 2, {"match_deals": 1}, ["greedy", "greedy"], 7, 0, None)
+    assert len(seen) > 100
+    for args in seen:
+        assert len(args) == 3
+        v, legal, rng = args
+        assert isinstance(v, SeatView)
+        assert isinstance(legal, list | tuple)
+        assert legal, "greedy is only asked when there is a legal action"
+        assert isinstance(rng, random.Random)
+        assert not any(isinstance(a, Game) for a in args)
+        assert not any(isinstance(a, Game) for a in legal)
+        assert not any(isinstance(getattr(v, name), Game) for name in v.__dataclass_fields__)
+
+
+def test_greedy_chooses_the_same_for_the_same_view() -> None:
+    # Two deals that differ only in hidden pieces (another seat's rack vs the stock): the
+    # first player's view, and so greedy's choice for him, are the same.
+    game = Game("remi_ro", 4, seed=14)
+    order = list(game.walls_used[0])
+    first = game.first_seat
+    other = (first + 1) % 4
+    hidden_rack = game.racks[other][0]
+    hidden_stock = next(
+        p for p in game.stock
+        if p != game.indicator and game.faces[p] != game.faces[hidden_rack]
+    )
+    swapped = [
+        hidden_stock if p == hidden_rack else hidden_rack if p == hidden_stock else p
+        for p in order
+    ]
+    a = Game("remi_ro", 4, walls=[order], maker=game.first_maker, seed=1)
+    b = Game("remi_ro", 4, walls=[swapped], maker=game.first_maker, seed=1)
+    assert a.rack_faces(other) != b.rack_faces(other)
+    for g in (a, b):
+        while g.phase is Phase.PREPLAY:
+            g.apply(Ready())
+    assert a.to_move == b.to_move == first
+    assert view(a, first) == view(b, first)
+    choice_a = GreedyBot().choose(view(a, first), a.legal_actions(), random.Random(0))
+    choice_b = GreedyBot().choose(view(b, first), b.legal_actions(), random.Random(0))
+    assert choice_a == choice_b
