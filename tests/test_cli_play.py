@@ -256,11 +256,6 @@ def test_the_human_presses_enter_for_the_next_deal() -> None:
 # --------------------------------------------------------------------- bugs
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: EOF at the 'Deal over' prompt escapes play_interactive as EOFError "
-    "(the CLI crashes with a traceback and skips --save)",
-)
 def test_eof_at_the_deal_over_prompt_ends_gracefully(tmp_path: Path) -> None:
     game = _game(seed=1)
     play_to_end(game, [GreedyBot(), GreedyBot()], random.Random(1), stop_at_deal_end=True)
@@ -273,31 +268,16 @@ def test_eof_at_the_deal_over_prompt_ends_gracefully(tmp_path: Path) -> None:
     assert target.exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: input containing rich markup such as '[/x]' is echoed inside the "
-    "'[red]...[/]' error line and raises rich.errors.MarkupError",
-)
 def test_input_with_markup_characters_does_not_crash() -> None:
     _, text, _ = run(["discard [/x]", "quit"])
     assert "Bye." in text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: 'save PATH' to an unwritable path raises FileNotFoundError out of "
-    "play_interactive instead of printing an error",
-)
 def test_save_to_a_missing_folder_reports_an_error(tmp_path: Path) -> None:
     _, text, _ = run([f"save {tmp_path / 'missing' / 'x.json'}", "quit"])
     assert "Bye." in text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: bare 'take' with an empty column reports \"'take -1': column positions "
-    "start at 0\"; play.py's own 'the column is empty' message is unreachable",
-)
 def test_take_with_an_empty_column_says_so() -> None:
     _, text, _ = run(["take"])
     assert "the column is empty" in text

@@ -115,6 +115,10 @@ def play(
         raise click.UsageError(str(exc)) from None
     if not 1 <= seat <= n:
         raise click.BadParameter(f"seat must be 1..{n}", param_hint="--seat")
+    if save is not None and not save.resolve().parent.is_dir():
+        raise click.BadParameter(
+            f"folder {save.resolve().parent} does not exist", param_hint="--save"
+        )
     human = seat - 1
     bot_names = [b.strip() for b in bots.split(",") if b.strip()] or ["greedy"]
     try:
@@ -412,7 +416,9 @@ def replay_cmd(file: Path, as_json: bool) -> None:
         return
     out = Console(highlight=False)
     out.print(f"{file}: {result.actions} actions re-checked, all legal ({game.variant.name}).")
-    names = [f"P{s + 1}" for s in range(game.players)]
+    seats = load_record(file).get("seats") or []
+    names = [str(s.get("name", "")) if isinstance(s, dict) else "" for s in seats]
+    names += [""] * (game.players - len(names))
     if result.results:
         out.print(render_results(result.results, names))
     if not game.is_over:

@@ -7,10 +7,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
 from rummykit.bots import Bot
 from rummykit.cli.render import render_results, render_view
-from rummykit.engine.actions import Action, NextDeal, TakeColumn, parse_action
+from rummykit.engine.actions import Action, NextDeal, parse_action
 from rummykit.engine.errors import IllegalActionError
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.record import save_record
@@ -41,6 +42,8 @@ HELP = """Commands (tiles: R/Y/B/K + 1..13, joker J, declared joker J(R7)):
 def _normalise(text: str, game: Game) -> str:
     words = text.strip().split()
     if words[:1] == ["take"] and len(words) == 1:
+        if not game.column:
+            raise NotationError("the column is empty")
         return f"take {len(game.column) - 1}"
     if words[:1] == ["meld"] and len(words) > 1 and not words[1].startswith("["):
         return "meld [" + " ".join(words[1:]) + "]"
@@ -84,7 +87,11 @@ def play_interactive(
                 shown = 0
             continue
         if game.phase is Phase.DEAL_END:
-            read_line("Deal over. Press Enter for the next deal. ")
+            try:
+                read_line("Deal over. Press Enter for the next deal. ")
+            except EOFError:
+                console.print("\nInput ended; leaving the game.")
+                break
             game.apply(NextDeal())
             shown = 0
             continue
@@ -123,16 +130,18 @@ def play_interactive(
             if len(parts) < 2:
                 console.print("Use: save FILE")
                 continue
-            save_record(game, parts[1], seats_json)
-            console.print(f"Saved to {parts[1]}.")
+            try:
+                save_record(game, parts[1], seats_json)
+            except OSError as exc:
+                console.print(f"[red]Cannot save: {escape(str(exc))}[/]")
+            else:
+                console.print(f"Saved to {escape(parts[1])}.")
             continue
         try:
             typed: Action = parse_action(_normalise(line, game), game.pieces.material)
-            if isinstance(typed, TakeColumn) and typed.index < 0:
-                raise NotationError("the column is empty")
             game.apply(typed)
         except (NotationError, IllegalActionError) as exc:
-            console.print(f"[red]{exc}[/]")
+            console.print(f"[red]{escape(str(exc))}[/]")
     if game.results:
         console.print(render_results(game.results, names))
     if game.is_over:
@@ -140,5 +149,9 @@ def play_interactive(
         winners = [f"P{s + 1} {names[s]}" for s in range(game.players) if game.totals[s] == best]
         console.print(f"[bold]Match over.[/] Winner: {', '.join(winners)} with {best}.")
     if save_to is not None:
-        save_record(game, save_to, seats_json)
-        console.print(f"Record saved to {save_to}.")
+        try:
+            save_record(game, save_to, seats_json)
+        except OSError as exc:
+            console.print(f"[red]Cannot save the record: {escape(str(exc))}[/]")
+        else:
+            console.print(f"Record saved to {escape(str(save_to))}.")

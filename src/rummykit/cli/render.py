@@ -39,7 +39,8 @@ def sort_rack(rack: Sequence[Face], by: str) -> list[Face]:
 
 
 def _seat_name(seat: int, names: Sequence[str]) -> str:
-    return f"P{seat + 1} {names[seat]}" if seat < len(names) else f"P{seat + 1}"
+    name = names[seat] if seat < len(names) else ""
+    return f"P{seat + 1} {name}" if name and name != f"P{seat + 1}" else f"P{seat + 1}"
 
 
 def render_view(view: SeatView, names: Sequence[str], sort_by: str = "colour") -> str:

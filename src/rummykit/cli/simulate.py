@@ -65,13 +65,15 @@ class SimulationSummary:
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready summary."""
         deals = max(self.deals, 1)
+        wins = self.wins or [0.0] * self.players
+        scores = self.deal_score_sum or [0] * self.players
         return {
             "games": self.games,
             "deals": self.deals,
             "players": self.players,
             "bots": list(self.bots),
-            "wins": self.wins,
-            "mean_deal_score": [round(v / deals, 2) for v in self.deal_score_sum],
+            "wins": wins,
+            "mean_deal_score": [round(v / deals, 2) for v in scores],
             "turns_per_deal": round(self.turns / deals, 2),
             "actions": self.actions,
             "deal_ends": self.ends,

@@ -183,7 +183,10 @@ def view(game: Game, seat: int) -> SeatView:
         turns_taken=tuple(game.turns_taken),
         totals=tuple(game.totals),
         results=tuple(game.results),
-        must_use=tuple(faces[p] for p in game.turn.must_use) if own_turn else (),
+        # Only the obligations still open: a column tile already laid is done.
+        must_use=tuple(faces[p] for p in game.turn.must_use if p in game.racks[seat])
+        if own_turn
+        else (),
         pending_jokers=len(game.turn.pending_jokers) if own_turn else 0,
         laid_points=game.turn.laid_points if own_turn else 0,
         history=tuple((s, public_notation(a, s, seat)) for s, a in game.log[game.deal_log_start :]),

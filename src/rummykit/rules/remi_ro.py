@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import permutations
@@ -478,6 +479,16 @@ def _has_isolated_tile(counts: tuple[int, ...], runs_only: bool) -> bool:
     return bool(_isolated_kinds(counts, runs_only, 1))
 
 
+@lru_cache(maxsize=16384)
+def _row_mask(row: tuple[int, ...]) -> int:
+    """Bit p set when the colour has a tile for run position p (the 1 at both 1 and 14)."""
+    mask = 0
+    for rank0, count in enumerate(row):
+        if count:
+            mask |= (1 << 1) | (1 << HIGH_ACE) if rank0 == 0 else 1 << (rank0 + 1)
+    return mask
+
+
 def _isolated_kinds(counts: tuple[int, ...], runs_only: bool, enough: int) -> list[int]:
     """Natural kinds with no possible formation partner (the search stops at ``enough``).
 
@@ -488,10 +499,7 @@ def _isolated_kinds(counts: tuple[int, ...], runs_only: bool, enough: int) -> li
     found: list[int] = []
     if jokers >= 2:
         return found
-    rows = [0, 0, 0, 0]
-    for kind in [k for k, c in enumerate(counts[:52]) if c]:
-        colour, rank0 = divmod(kind, 13)
-        rows[colour] |= (1 << 1) | (1 << HIGH_ACE) if rank0 == 0 else 1 << (rank0 + 1)
+    rows = [_row_mask(counts[c * 13 : c * 13 + 13]) for c in range(4)]
     r0, r1, r2, r3 = rows
     if runs_only:
         set_ok = 0
@@ -746,13 +754,13 @@ def _closing_kinds(
         return ()
     # Cheap tests on all 15 tiles rule out whole families before any discard is tried.
     jokers = kinds.count(JOKER_KIND)
-    naturals = [k for k in kinds if k != JOKER_KIND]
-    ranks = [k % 13 for k in naturals]
-    excess = sum(max(0, ranks.count(r) - (2 if r == 0 else 1)) for r in set(ranks))
+    naturals = kinds[: len(kinds) - jokers]  # sorted: the jokers (52) come last
+    by_rank = Counter(k % 13 for k in naturals)
+    excess = sum(n - (2 if r == 0 else 1) for r, n in by_rank.items() if n > (2 if r == 0 else 1))
     complete_run = excess <= 1  # Monocolour, Mosaic (and one Bicolour reading)
-    singles = sum(naturals.count(k) % 2 for k in set(naturals))
+    singles = sum(n & 1 for n in Counter(naturals).values())
     doubles = singles - 1 <= jokers
-    bete = len(set(ranks)) <= 5
+    bete = len(by_rank) <= 5
     # Cover contracts (Simple, Bicolour) need the other 14 to split into formations;
     # one search finds every discard that allows it.
     covers = _cover_skips(counts_of(list(kinds)), True)

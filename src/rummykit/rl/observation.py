@@ -1,0 +1,264 @@
+"""Observation vectors built from one seat's view, and nothing else.
+
+:class:`ObservationEncoder` turns a :class:`~rummykit.engine.SeatView` into a
+fixed-length ``float32`` vector in ``[-1, 1]``.  Other seats appear in
+*relative* order (slot 0 is the observer, slot 1 the next seat to play, ...);
+action numbers use absolute seats, so the observer's absolute seat is given
+too.  Counts of a face are divided by the copies the piece set holds, so a
+full rack slot reads 1.0.  The blocks are listed by :attr:`ObservationEncoder.blocks`
+and in ``docs/rl.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from rummykit.engine import Game, Phase, SeatView, view
+from rummykit.model.pieces import JOKER_KIND, PieceSet
+from rummykit.rules.variant import Variant
+
+__all__ = ["ObservationBlock", "ObservationEncoder", "seat_view"]
+
+KINDS = JOKER_KIND + 1
+_PHASES = tuple(Phase)
+_DOUBLES = ("small", "big", "key")
+_SEAT_FEATURES = 13
+_FORMATION_BASE = 15
+_SCALARS = 9
+# Soft caps for counters with no natural maximum: values are clipped to [0, 1].
+_RACK_CAP = 30
+_TURNS_CAP = 40
+_ROUND_CAP = 40
+_DEALS_CAP = 20
+_POINTS_CAP = 100
+_TOTAL_SCALE = 500.0
+
+
+def seat_view(game: Game, seat: int) -> SeatView:
+    """``view(game, seat)`` with an empty ``history``.
+
+    The engine's :func:`~rummykit.engine.view` formats the whole public log of
+    the deal as text on every call, which costs time in proportion to the
+    deal's length and dominates an RL step; observations never read the
+    history.  Narrowing the deal's log window to nothing for the call leaves
+    every other field exactly as :func:`view` builds it (a test checks this).
+    """
+    start = game.deal_log_start
+    game.deal_log_start = len(game.log)
+    try:
+        return view(game, seat)
+    finally:
+        game.deal_log_start = start
+
+
+@dataclass(frozen=True, slots=True)
+class ObservationBlock:
+    """A named slice of the observation vector."""
+
+    name: str
+    start: int
+    size: int
+    doc: str
+
+    @property
+    def stop(self) -> int:
+        """One past the block's last index."""
+        return self.start + self.size
+
+
+class ObservationEncoder:
+    """Encodes seat views of one variant and piece set as vectors."""
+
+    def __init__(self, variant: Variant, pieces: PieceSet) -> None:
+        self.max_players = variant.max_players
+        self.piece_count = len(pieces)
+        self.max_formations = len(pieces) // max(1, variant.meld_rules.min_size)
+        copies = [0] * KINDS
+        for face in pieces.faces:
+            copies[face.kind] += 1
+        self._copies = copies
+        self._inverse = [1.0 / c if c else 0.0 for c in copies]
+        self._joker_scale = 1.0 / max(1, copies[JOKER_KIND])
+        s, k = self.max_players, KINDS
+        layout = [
+            ("seat", s, "one-hot: the observer's absolute seat (action numbers use it)"),
+            ("phase", len(_PHASES), "one-hot: preplay, round1, turns, deal_end, match_end"),
+            ("to_move", s, "one-hot, relative: the seat to move (0 = the observer)"),
+            ("rack", k, "own rack: pieces of each face kind / copies in the set"),
+            ("must_use", k, "own column tiles that must go into a new formation this turn"),
+            ("column", k, "the column (discard pile): pieces of each kind / copies"),
+            ("column_top", k, "one-hot: the column's last tile (what 'take last' gets)"),
+            ("column_depth", k, "1 / (1 + depth from the top) of each kind's nearest copy"),
+            ("table", k, "pieces of each kind in formations on the table / copies"),
+            ("unseen", k, "copies the observer has not seen (racks of others, stock)"),
+            ("indicator", k, "one-hot: the face-up indicator (tile variants)"),
+            ("scalars", _SCALARS, "see ObservationEncoder.SCALARS"),
+            ("seats", s * _SEAT_FEATURES, "per relative seat: see ObservationEncoder.SEAT"),
+            (
+                "formations",
+                self.max_formations * (_FORMATION_BASE + s),
+                "per formation id m1..mT: see ObservationEncoder.FORMATION",
+            ),
+        ]
+        blocks: list[ObservationBlock] = []
+        start = 0
+        for name, size, doc in layout:
+            blocks.append(ObservationBlock(name, start, size, doc))
+            start += size
+        self.blocks: tuple[ObservationBlock, ...] = tuple(blocks)
+        self.size = start
+        """Length of the observation vector."""
+        self._at = {b.name: b.start for b in blocks}
+        self._formation_stride = _FORMATION_BASE + s
+
+    SCALARS = (
+        "round / 40 (capped)",
+        "stock count / pieces",
+        "column length / pieces",
+        "deal number / 20 (capped)",
+        "indicator still in the stock",
+        "double game",
+        "a swap offer to or by the observer awaits an answer",
+        "freed jokers to place this turn / jokers in the set",
+        "opening points laid this turn / 100 (capped)",
+    )
+    """The ``scalars`` block, in order."""
+    SEAT = (
+        "seat present at this table",
+        "rack size / 30 (capped)",
+        "opened",
+        "plays on the board",
+        "announced three tiles",
+        "announced atu",
+        "announced small doubles",
+        "announced big doubles",
+        "announced key doubles",
+        "turns taken this deal / 40 (capped)",
+        "match total: tanh(total / 500), in [-1, 1]",
+        "is the maker",
+        "played first this deal",
+    )
+    """Features of each relative seat slot, in order."""
+    FORMATION = (
+        "formation present",
+        "is a run",
+        "is a set",
+        "suit one-hot (4; runs)",
+        "natural suits present one-hot (4; sets and runs)",
+        "lowest position / 14",
+        "highest position / 14",
+        "pieces / 14",
+        "jokers / jokers in the set",
+        "owner one-hot, relative (max players)",
+    )
+    """Features of each formation slot, in order."""
+
+    def block(self, name: str) -> ObservationBlock:
+        """The block called ``name``."""
+        for b in self.blocks:
+            if b.name == name:
+                return b
+        raise KeyError(name)
+
+    def encode(self, seat_view: SeatView) -> npt.NDArray[np.float32]:
+        """The observation vector of ``seat_view`` (a new array)."""
+        v = seat_view
+        out = [0.0] * self.size
+        at = self._at
+        inv = self._inverse
+        n = v.players
+        me = v.seat
+        out[at["seat"] + me] = 1.0
+        out[at["phase"] + _PHASES.index(v.phase)] = 1.0
+        out[at["to_move"] + (v.to_move - me) % n] = 1.0
+        seen = [0] * KINDS
+        base = at["rack"]
+        for f in v.rack:
+            out[base + f.kind] += inv[f.kind]
+            seen[f.kind] += 1
+        base = at["must_use"]
+        for f in v.must_use:
+            out[base + f.kind] += inv[f.kind]
+        column = v.column
+        base = at["column"]
+        for f in column:
+            out[base + f.kind] += inv[f.kind]
+            seen[f.kind] += 1
+        if column:
+            out[at["column_top"] + column[-1].kind] = 1.0
+            base = at["column_depth"]
+            top = len(column) - 1
+            for i in range(top, -1, -1):
+                slot = base + column[i].kind
+                if out[slot] == 0.0:
+                    out[slot] = 1.0 / (1 + top - i)
+        base = at["table"]
+        for formation in v.table:
+            for f in formation.faces:
+                out[base + f.kind] += inv[f.kind]
+                seen[f.kind] += 1
+        if v.indicator is not None:
+            out[at["indicator"] + v.indicator.kind] = 1.0
+            if v.indicator_in_stock:
+                seen[v.indicator.kind] += 1
+        base = at["unseen"]
+        copies = self._copies
+        for kind in range(KINDS):
+            if copies[kind] > seen[kind]:
+                out[base + kind] = (copies[kind] - seen[kind]) * inv[kind]
+        base = at["scalars"]
+        pieces = self.piece_count
+        out[base] = min(v.round, _ROUND_CAP) / _ROUND_CAP
+        out[base + 1] = v.stock_count / pieces
+        out[base + 2] = len(column) / pieces
+        out[base + 3] = min(v.deal_number, _DEALS_CAP) / _DEALS_CAP
+        out[base + 4] = float(v.indicator_in_stock)
+        out[base + 5] = float(v.double_game)
+        out[base + 6] = float(v.swap_offer is not None)
+        out[base + 7] = min(1.0, v.pending_jokers * self._joker_scale)
+        out[base + 8] = min(v.laid_points, _POINTS_CAP) / _POINTS_CAP
+        base = at["seats"]
+        for rel in range(n):
+            seat = (me + rel) % n
+            o = base + rel * _SEAT_FEATURES
+            doubles = v.doubles_announced[seat]
+            out[o] = 1.0
+            out[o + 1] = min(v.rack_sizes[seat], _RACK_CAP) / _RACK_CAP
+            out[o + 2] = float(v.opened[seat])
+            out[o + 3] = float(v.board[seat])
+            out[o + 4] = float(v.announced_three[seat])
+            out[o + 5] = float(v.atu[seat])
+            out[o + 6] = float("small" in doubles)
+            out[o + 7] = float("big" in doubles)
+            out[o + 8] = float("key" in doubles)
+            out[o + 9] = min(v.turns_taken[seat], _TURNS_CAP) / _TURNS_CAP
+            out[o + 10] = math.tanh(v.totals[seat] / _TOTAL_SCALE)
+            out[o + 11] = float(seat == v.maker)
+            out[o + 12] = float(seat == v.first_seat)
+        base = at["formations"]
+        stride = self._formation_stride
+        joker_scale = self._joker_scale
+        for formation in v.table[: self.max_formations]:
+            o = base + (formation.id - 1) * stride
+            out[o] = 1.0
+            is_run = formation.kind == "run"
+            out[o + 1 if is_run else o + 2] = 1.0
+            jokers = 0
+            for f in formation.faces:
+                if f.kind == JOKER_KIND:
+                    jokers += 1
+                else:
+                    out[o + 7 + f.kind // 13] = 1.0
+                    if is_run:
+                        out[o + 3 + f.kind // 13] = 1.0
+            positions = formation.positions
+            out[o + 11] = min(positions) / 14
+            out[o + 12] = max(positions) / 14
+            out[o + 13] = len(formation.faces) / 14
+            out[o + 14] = min(1.0, jokers * joker_scale)
+            out[o + _FORMATION_BASE + (formation.owner - me) % n] = 1.0
+        return np.array(out, dtype=np.float32)

@@ -1,0 +1,46 @@
+"""Smoke test of benchmarks/run.py --quick: it runs and prints its table (timings unchecked)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ROWS = (
+    "random playout actions/s",
+    "greedy 4-seat deals/s",
+    "state copy (µs)",
+    "state memory (KB)",
+    "fresh game peak (KB)",
+)
+
+
+def test_quick_benchmark_prints_its_table() -> None:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "run.py"), "--quick"],
+        cwd=ROOT, capture_output=True, env=env, timeout=120, check=False,
+    )
+    out = result.stdout.decode("utf-8")
+    assert result.returncode == 0, out + result.stderr.decode("utf-8", "replace")
+    assert out.startswith("rummykit benchmarks — remi_ro; Python ")
+    lines = out.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("| measure"))
+    assert [c.strip() for c in lines[header].strip("|").split("|")] == [
+        "measure", "value", "target"
+    ]
+    assert set(lines[header + 1]) <= {"|", "-"}
+    rows = {}
+    for line in lines[header + 2:]:
+        if not line.startswith("|"):
+            continue
+        label, value, target = (c.strip() for c in line.strip("|").split("|"))
+        rows[label] = (value, target)
+    assert set(ROWS) <= set(rows), rows
+    for value, _ in rows.values():
+        float(value.replace(",", ""))  # a number; its size is not checked
+    for label in ROWS[:3]:
+        assert f"  measuring {label} ..." in lines
+    assert rows["random playout actions/s"][1] == ">= 20,000"

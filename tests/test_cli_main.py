@@ -1,0 +1,476 @@
+"""The `rummykit` command line (cli/main.py), through click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from rummykit import __version__
+from rummykit.cli.main import cli
+from rummykit.engine.record import load_record
+
+COMMANDS = ("play", "simulate", "rules", "meld", "solve", "replay")
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    # A wide, colourless "terminal" so rich tables are not wrapped or styled.
+    return CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None,
+                          "TERM": "dumb"})
+
+
+def invoke(runner: CliRunner, *args: str, input: str | None = None) -> Result:
+    return runner.invoke(cli, list(args), input=input)
+
+
+def ok(runner: CliRunner, *args: str, input: str | None = None) -> str:
+    result = invoke(runner, *args, input=input)
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result.output
+
+
+def usage_error(runner: CliRunner, *args: str) -> str:
+    result = invoke(runner, *args)
+    assert result.exit_code == 2, result.output
+    assert "Error:" in result.output
+    return result.output
+
+
+def as_json(runner: CliRunner, *args: str) -> Any:
+    return json.loads(ok(runner, *args))
+
+
+# --------------------------------------------------------------------- help
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_top_level_help(runner: CliRunner, flag: str) -> None:
+    out = ok(runner, flag)
+    assert "Usage:" in out
+    assert "play, simulate, replay and analyse" in out
+    for command in COMMANDS:
+        assert command in out
+
+
+def test_version(runner: CliRunner) -> None:
+    assert __version__ in ok(runner, "--version")
+
+
+@pytest.mark.parametrize(
+    ("command", "phrases"),
+    [
+        ("play", ["Play against bots", "--players", "--seed", "--bots", "--seat", "--save",
+                  "--option"]),
+        ("simulate", ["Play bot games", "--games", "--jobs", "--json", "--save", "--bots"]),
+        ("rules", ["rules summary", "--option", "--players"]),
+        ("meld", ["valid formation", "opening points", "--json"]),
+        ("solve", ["best laydown", "--hand", "--goal", "--keep", "--json"]),
+        ("replay", ["Re-check every action", "--json", "FILE"]),
+    ],
+)
+def test_command_help(runner: CliRunner, command: str, phrases: list[str]) -> None:
+    out = " ".join(ok(runner, command, "--help").split())
+    assert f"Usage: cli {command}" in out or f"Usage: rummykit {command}" in out
+    for phrase in phrases:
+        assert phrase in out
+
+
+def test_unknown_command(runner: CliRunner) -> None:
+    out = usage_error(runner, "dance")
+    assert "dance" in out
+
+
+# --------------------------------------------------------------------- rules
+
+
+def test_rules_lists_the_variants(runner: CliRunner) -> None:
+    out = ok(runner, "rules")
+    assert "remi_ro" in out
+    assert "rummy45" in out
+    assert "2-4" in out
+
+
+def test_rules_of_a_variant_by_alias(runner: CliRunner) -> None:
+    out = ok(runner, "rules", "remi")
+    assert "(remi_ro; aliases: remi, rummy45" in out
+    assert "RULES §9" in out
+    assert "Players: 2-4." in out
+    assert "opening_min_points = 45" in out
+    assert "match_deals = 4" in out
+    assert not any(line.startswith(" *") for line in out.splitlines())
+
+
+def test_rules_defaults_follow_the_player_count(runner: CliRunner) -> None:
+    assert "match_deals = 2" in ok(runner, "rules", "remi_ro", "-p", "2")
+
+
+def test_rules_marks_a_changed_option(runner: CliRunner) -> None:
+    out = ok(runner, "rules", "remi", "-o", "mosaic_strict=false")
+    lines = out.splitlines()
+    changed = next(line for line in lines if "mosaic_strict =" in line)
+    assert changed.startswith(" *mosaic_strict = false (default true)")
+    unchanged = next(line for line in lines if "direction =" in line)
+    assert unchanged.startswith("  direction = ")
+    starred = [line for line in lines if line.startswith(" *")]
+    assert starred == [changed]
+
+
+def test_rules_several_options(runner: CliRunner) -> None:
+    out = ok(runner, "rules", "remi_ro", "-o", "atu_bonus=100", "--option",
+             "opening_structure=run_and_set")
+    starred = [line.split(" =")[0].strip(" *") for line in out.splitlines()
+               if line.startswith(" *")]
+    assert starred == ["atu_bonus", "opening_structure"]
+
+
+def test_unknown_variant_is_a_usage_error(runner: CliRunner) -> None:
+    out = usage_error(runner, "rules", "canasta")
+    assert "unknown variant 'canasta'" in out
+    assert "remi_ro" in out
+
+
+def test_unknown_option_names_the_allowed_ones(runner: CliRunner) -> None:
+    out = usage_error(runner, "rules", "remi", "-o", "colour_blind=true")
+    assert "unknown option 'colour_blind'" in out
+    assert "allowed:" in out
+    assert "mosaic_strict" in out
+    assert "opening_min_points" in out
+
+
+@pytest.mark.parametrize(
+    ("pair", "allowed"),
+    [
+        ("mosaic_strict=maybe", "true | false"),
+        ("direction=sideways", '"counterclockwise" | "clockwise"'),
+        ("atu_bonus=lots", "an integer"),
+    ],
+)
+def test_bad_option_value_names_the_allowed_values(
+    runner: CliRunner, pair: str, allowed: str
+) -> None:
+    out = usage_error(runner, "rules", "remi", "-o", pair)
+    assert "not allowed" in out
+    assert allowed in out
+
+
+def test_option_without_a_value(runner: CliRunner) -> None:
+    assert "write options as NAME=VALUE" in usage_error(runner, "rules", "remi", "-o", "atu_bonus")
+
+
+# --------------------------------------------------------------------- meld
+
+
+def test_meld_json_valid_run(runner: CliRunner) -> None:
+    out = ok(runner, "meld", "remi_ro", "R12", "R13", "R1", "--json")
+    assert out.strip() == '{"valid": true, "kind": "run", "opening_points": 30, "reason": null}'
+
+
+def test_meld_json_invalid_wrap(runner: CliRunner) -> None:
+    data = as_json(runner, "meld", "remi_ro", "R13", "R1", "R2", "--json")
+    assert data["valid"] is False
+    assert data["kind"] is None
+    assert data["opening_points"] is None
+    assert "not consecutive" in data["reason"]
+
+
+def test_meld_bare_jokers_take_the_best_reading(runner: CliRunner) -> None:
+    data = as_json(runner, "meld", "remi", "R5", "J", "J", "--json")
+    assert data == {"valid": True, "kind": "run", "opening_points": 15, "reason": None}
+    data = as_json(runner, "meld", "remi", "R1", "J", "J", "--json")
+    assert data == {"valid": True, "kind": "set", "opening_points": 75, "reason": None}
+
+
+def test_meld_repeated_colour_is_not_a_set(runner: CliRunner) -> None:
+    data = as_json(runner, "meld", "remi", "B7", "B7", "R7", "--json")
+    assert data["valid"] is False
+    assert "different suits/colours" in data["reason"]
+
+
+def test_meld_declared_jokers_and_brackets(runner: CliRunner) -> None:
+    data = as_json(runner, "meld", "remi_ro", "[R12", "R13", "J(R1)]", "--json")
+    assert data == {"valid": True, "kind": "run", "opening_points": 30, "reason": None}
+
+
+def test_meld_text_output(runner: CliRunner) -> None:
+    assert ok(runner, "meld", "remi_ro", "R12", "R13", "R1").strip() == (
+        "valid run, 30 opening points"
+    )
+    assert ok(runner, "meld", "remi_ro", "B7", "B7", "R7").strip() == (
+        "not a formation: a set needs different suits/colours"
+    )
+
+
+def test_meld_errors(runner: CliRunner) -> None:
+    assert "'X9' is not a tile" in usage_error(runner, "meld", "remi_ro", "X9", "R1", "R2")
+    assert "unknown variant" in usage_error(runner, "meld", "nope", "R1", "R2", "R3")
+    assert "PIECES" in usage_error(runner, "meld", "remi_ro")
+
+
+# --------------------------------------------------------------------- solve
+
+
+def test_solve_ones_set_opening(runner: CliRunner) -> None:
+    out = ok(runner, "solve", "remi_ro", "--hand", "R1 B1 K1 R9 B9 Y9", "--goal", "opening",
+             "--json")
+    assert json.loads(out) == {"melds": [["R1", "B1", "K1"]], "points": 75,
+                               "valid_opening": True}
+    assert out.strip() == '{"melds": [["R1", "B1", "K1"]], "points": 75, "valid_opening": true}'
+
+
+@pytest.mark.parametrize(
+    ("hand", "structure", "valid", "points"),
+    [
+        # RRT-09, default structure (a run, or a lone set of 1s)
+        ("Y3 Y4 Y5 R10 B10 K10", None, True, 45),
+        ("R10 B10 K10 R11 B11 Y11", None, False, None),
+        ("R1 B1 K1", None, True, 75),
+        ("R1 B1 K1 R9 B9 Y9", None, True, 75),  # (d): the 9s wait; the 1s alone open
+        ("R9 R10 R11 R12 R13", None, True, 45),
+        # RRT-09 with opening_structure = run_and_set
+        ("Y3 Y4 Y5 R10 B10 K10", "run_and_set", True, 45),
+        ("R1 B1 K1", "run_and_set", False, None),
+        ("R9 R10 R11 R12 R13", "run_and_set", False, None),
+        ("R10 B10 K10 R11 B11 Y11", "run_and_set", False, None),  # a run is still needed
+    ],
+)
+def test_solve_rrt09(
+    runner: CliRunner, hand: str, structure: str | None, valid: bool, points: int | None
+) -> None:
+    args = ["solve", "remi_ro", "--hand", hand, "--json"]
+    if structure is not None:
+        args += ["-o", f"opening_structure={structure}"]
+    data = as_json(runner, *args)
+    assert data["valid_opening"] is valid
+    if valid:
+        assert data["points"] == points
+        laid = sorted(t for meld in data["melds"] for t in meld)
+        assert set(laid) <= set(hand.split())
+
+
+def test_solve_rrt09_a_lays_both_formations(runner: CliRunner) -> None:
+    data = as_json(runner, "solve", "remi_ro", "--hand", "Y3 Y4 Y5 R10 B10 K10", "--json")
+    assert sorted(map(sorted, data["melds"])) == [["B10", "K10", "R10"], ["Y3", "Y4", "Y5"]]
+
+
+def test_solve_shows_declared_jokers_in_runs(runner: CliRunner) -> None:
+    data = as_json(runner, "solve", "remi_ro", "--hand", "R12 R13 J R10 B10 K10", "--json")
+    assert data == {"melds": [["R12", "R13", "J(R1)"], ["R10", "B10", "K10"]], "points": 60,
+                    "valid_opening": True}
+
+
+def test_solve_keep_leaves_tiles_on_the_rack(runner: CliRunner) -> None:
+    data = as_json(runner, "solve", "remi_ro", "--hand", "Y3 Y4 Y5 R10 B10 K10", "--keep", "1",
+                   "--json")
+    assert data["valid_opening"] is False
+    assert sum(len(m) for m in data["melds"]) <= 5
+
+
+def test_solve_opening_threshold_option(runner: CliRunner) -> None:
+    data = as_json(runner, "solve", "remi_ro", "--hand", "R12 R13 J", "-o",
+                   "opening_min_points=30", "--json")
+    assert data["valid_opening"] is True
+    assert data["points"] == 30
+
+
+def test_solve_text_output(runner: CliRunner) -> None:
+    out = ok(runner, "solve", "remi_ro", "--hand", "R1 B1 K1 R9 B9 Y9")
+    assert out.splitlines() == ["[R1 B1 K1]", "75 points: a valid opening"]
+    assert ok(runner, "solve", "remi_ro", "--hand", "R2 B5").strip() == "no opening laydown"
+
+
+def test_solve_errors(runner: CliRunner) -> None:
+    assert "write jokers in a hand as plain J" in usage_error(
+        runner, "solve", "remi_ro", "--hand", "J(R5) R6 R7"
+    )
+    assert "'opening'" in usage_error(runner, "solve", "remi_ro", "--hand", "R1", "--goal", "win")
+    assert "--hand" in usage_error(runner, "solve", "remi_ro")
+
+
+# --------------------------------------------------------------------- simulate and replay
+
+SIM = ("simulate", "-v", "remi_ro", "-n", "4", "--bots", "greedy,random", "--json")
+
+
+def test_simulate_json_summary(runner: CliRunner) -> None:
+    data = as_json(runner, *SIM)
+    assert {"games", "wins", "mean_deal_score", "turns_per_deal"} <= set(data)
+    assert data["games"] == 4
+    assert data["deals"] == 16
+    assert data["bots"] == ["greedy", "random", "random", "random"]
+    assert len(data["wins"]) == 4
+    assert sum(data["wins"]) == pytest.approx(4)
+    assert len(data["mean_deal_score"]) == 4
+    assert data["turns_per_deal"] > 0
+
+
+def test_simulate_is_deterministic_and_independent_of_jobs(runner: CliRunner) -> None:
+    first = ok(runner, *SIM)
+    assert ok(runner, *SIM) == first
+    assert ok(runner, *SIM, "--jobs", "2") == first
+    assert ok(runner, *SIM, "--seed", "1") != first
+
+
+def test_simulate_table_output(runner: CliRunner) -> None:
+    out = ok(runner, "simulate", "-v", "remi", "-n", "2", "-p", "2", "--seed", "5")
+    assert "remi_ro: 2 games, 4 deals, seeds 5..6" in out
+    for header in ("seat", "bot", "wins", "win %", "mean deal score"):
+        assert header in out
+    assert "turns per deal:" in out
+    assert "deal ends:" in out
+
+
+def test_simulate_errors(runner: CliRunner) -> None:
+    assert "unknown bot 'deepblue'; choose from random, greedy" in usage_error(
+        runner, "simulate", "-v", "remi_ro", "--bots", "greedy,deepblue"
+    )
+    assert "unknown variant" in usage_error(runner, "simulate", "-v", "nope")
+    assert "--variant" in usage_error(runner, "simulate")
+    assert "2 to 4 players" in usage_error(runner, "simulate", "-v", "remi_ro", "-p", "5")
+    assert "unknown option" in usage_error(runner, "simulate", "-v", "remi_ro", "-o", "x=1")
+    usage_error(runner, "simulate", "-v", "remi_ro", "-n", "0")
+
+
+@pytest.fixture
+def records(runner: CliRunner, tmp_path: Path) -> Path:
+    out = tmp_path / "recs"
+    ok(runner, "simulate", "-v", "remi_ro", "-n", "2", "-p", "2", "--bots", "greedy,random",
+       "--save", str(out), "--json")
+    return out
+
+
+def test_simulate_save_writes_replayable_records(runner: CliRunner, records: Path) -> None:
+    files = sorted(p.name for p in records.iterdir())
+    assert files == ["game-00000.json", "game-00001.json"]
+    for name in files:
+        out = ok(runner, "replay", str(records / name))
+        assert "actions re-checked, all legal (remi_ro)" in out
+        assert "Scores" in out
+        assert "total" in out
+        assert "not finished" not in out
+
+
+def test_replay_json(runner: CliRunner, records: Path) -> None:
+    path = records / "game-00000.json"
+    data = as_json(runner, "replay", "--json", str(path))
+    record = load_record(path)
+    assert data["valid"] is True
+    assert data["variant"] == "remi_ro"
+    assert data["actions"] == len(record["actions"])
+    assert data["deals"] == record["results"]
+    assert data["totals"] == record["totals"]
+    assert data["finished"] is True
+
+
+def _tamper(path: Path, target: Path) -> int:
+    """Turn one mid-game draw into a take of the dead tile (never legal); return its index."""
+    record = json.loads(path.read_text(encoding="utf-8"))
+    index = next(
+        i for i, entry in enumerate(record["actions"]) if i > 10 and entry["action"] == "draw"
+    )
+    record["actions"][index]["action"] = "take 0"
+    target.write_text(json.dumps(record), encoding="utf-8")
+    return index
+
+
+def test_replay_rejects_a_tampered_record(runner: CliRunner, records: Path) -> None:
+    bad = records.parent / "bad.json"
+    index = _tamper(records / "game-00001.json", bad)
+    result = invoke(runner, "replay", str(bad))
+    assert result.exit_code == 1
+    assert f"invalid record: action {index}: illegal action 'take 0'" in result.output
+    result = invoke(runner, "replay", "--json", str(bad))
+    assert result.exit_code == 1
+    data = json.loads(result.output)
+    assert data["valid"] is False
+    assert data["index"] == index
+    assert data["error"].startswith(f"action {index}: ")
+
+
+def test_replay_rejects_changed_results(runner: CliRunner, records: Path) -> None:
+    record = json.loads((records / "game-00000.json").read_text(encoding="utf-8"))
+    record["results"][0]["scores"][0] += 5
+    bad = records.parent / "scores.json"
+    bad.write_text(json.dumps(record), encoding="utf-8")
+    result = invoke(runner, "replay", str(bad))
+    assert result.exit_code == 1
+    assert "results differ" in result.output
+
+
+def test_replay_of_a_file_that_is_not_a_record(runner: CliRunner, tmp_path: Path) -> None:
+    junk = tmp_path / "junk.json"
+    junk.write_text("{}", encoding="utf-8")
+    result = invoke(runner, "replay", str(junk))
+    assert result.exit_code == 1
+    assert "is not a rummykit-record file" in result.output
+    assert "does not exist" in usage_error(runner, "replay", str(tmp_path / "missing.json"))
+
+
+# --------------------------------------------------------------------- play
+
+
+PLAY = ("play", "--players", "2", "--seed", "3")
+
+
+def test_play_commands_then_quit(runner: CliRunner) -> None:
+    out = ok(runner, *PLAY, input="help\nlegal\nfoo bar\nsort number\nquit\n")
+    assert "You are P1" in out
+    assert "P1> " in out
+    assert "legal    " in out and "list every legal action now" in out  # help text
+    assert "Legal now: " in out
+    assert "'foo bar' is not an action" in out
+    assert "Bye." in out
+    assert "Traceback" not in out
+
+
+def test_play_input_end_leaves_gracefully(runner: CliRunner) -> None:
+    out = ok(runner, *PLAY, input="legal\n")
+    assert "Input ended; leaving the game." in out
+
+
+def test_play_save_writes_a_record_when_input_ends(runner: CliRunner, tmp_path: Path) -> None:
+    target = tmp_path / "game.json"
+    out = ok(runner, *PLAY, "--save", str(target), input="ready\n")
+    assert "Input ended" in out
+    assert f"Record saved to {target}." in " ".join(out.split())
+    record = load_record(target)
+    assert record["finished"] is False
+    assert record["seed"] == 3
+    assert record["seats"][0] == {"seat": 0, "name": "you"}
+    assert {"seat": 0, "action": "ready"} in record["actions"]
+    replayed = ok(runner, "replay", str(target))
+    assert "all legal" in replayed
+    assert "The match is not finished." in replayed
+
+
+def test_play_is_reproducible_with_a_seed(runner: CliRunner) -> None:
+    assert ok(runner, *PLAY, input="ready\n") == ok(runner, *PLAY, input="ready\n")
+
+
+def test_play_as_another_seat_with_a_random_bot(runner: CliRunner) -> None:
+    out = ok(runner, "play", "-p", "3", "--seed", "1", "--seat", "2", "--bots", "random",
+             input="quit\n")
+    assert "You are P2" in out
+    assert "P2> " in out
+    assert "random" in out
+
+
+def test_play_errors(runner: CliRunner) -> None:
+    assert "seat must be 1..2" in usage_error(runner, *PLAY, "--seat", "3")
+    assert "unknown bot 'hal'" in usage_error(runner, *PLAY, "--bots", "hal")
+    assert "2 to 4 players" in usage_error(runner, "play", "--players", "7")
+    assert "unknown variant" in usage_error(runner, "play", "-v", "nope")
+    assert "unknown option 'x'" in usage_error(runner, *PLAY, "-o", "x=1")
+
+
+def test_play_survives_markup_in_the_input(runner: CliRunner) -> None:
+    out = ok(runner, *PLAY, input="[/x]\nquit\n")
+    assert "Bye." in out
+
+
+def test_play_save_into_a_missing_folder_is_reported(runner: CliRunner, tmp_path: Path) -> None:
+    result = invoke(runner, *PLAY, "--save", str(tmp_path / "no" / "such.json"), input="quit\n")
+    assert not isinstance(result.exception, OSError), result.exception
