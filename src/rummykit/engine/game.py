@@ -515,7 +515,12 @@ class Game:
         if self.turn_number == 0:
             # §9.5(1): the first player does not draw in round 1.
             self.turn.acquired = "none"
-        self.snapshot = self._take_snapshot()
+        # Taken lazily, just before the turn's first change that `reset` must undo.
+        self.snapshot = None
+
+    def _before_change(self) -> None:
+        if self.snapshot is None:
+            self.snapshot = self._take_snapshot()
 
     def _take_snapshot(self) -> _Snapshot:
         seat = self.to_move
@@ -547,8 +552,9 @@ class Game:
     def _apply_draw(self, action: Draw) -> None:
         self.racks[self.to_move].append(self.stock.pop())
         self.turn.acquired = "draw"
-        # A drawn tile has been seen: resetting the turn keeps it.
-        self.snapshot = self._take_snapshot()
+        self.snapshot = None
+        # A drawn tile has been seen: resetting the turn keeps it, so the snapshot
+        # (if any is taken this turn) comes after the draw.
 
     def _verify_take(self, action: TakeColumn) -> None:
         self._verify_acquire(action)
@@ -583,6 +589,7 @@ class Game:
         return None
 
     def _apply_take(self, action: TakeColumn) -> None:
+        self._before_change()
         seat = self.to_move
         taken = self.column[action.index :]
         del self.column[action.index :]
@@ -645,6 +652,7 @@ class Game:
             raise self._fail(action, "§9.7", "these tiles do not form a run or a set")
 
     def _apply_meld(self, action: Meld) -> None:
+        self._before_change()
         seat = self.to_move
         pieces = self._pick(seat, action.faces, action)
         readings = read_meld(action.faces, self.rules, action.declared)
@@ -739,6 +747,7 @@ class Game:
             )
 
     def _apply_attach(self, action: Attach) -> None:
+        self._before_change()
         seat = self.to_move
         (piece,) = self._pick(seat, (action.face,), action)
         formation = self.table[action.target - 1]
@@ -793,6 +802,7 @@ class Game:
         self._keeps_discard(action, len(action.faces), len(jokers))
 
     def _apply_exchange(self, action: ExchangeJoker) -> None:
+        self._before_change()
         seat = self.to_move
         pieces = self._pick(seat, action.faces, action)
         formation, jokers, _positions = self._exchange_plan(action)
@@ -867,6 +877,7 @@ class Game:
         self.credit = snap.credit[:]
         self.locked = set(snap.locked)
         self.turn = snap.turn.copy()
+        self.snapshot = None
 
     # ------------------------------------------------------------------ commit
 
@@ -1109,7 +1120,7 @@ class Game:
                     out.extend(TakeColumn(i) for i in range(1, last))
                 out.append(TakeColumn(last))
         elif self.phase is Phase.TURNS and not self.board[seat]:
-            out.extend(self._table_actions(seat, rack))
+            self._table_actions(seat, rack, out)
         if not self.announced_three[seat] and len(rack) <= 4:
             out.append(_THREE)
         if self._board_problem() is None:
@@ -1125,36 +1136,39 @@ class Game:
             out.append(_RESET)
         return out
 
-    def _table_actions(self, seat: int, rack: list[int]) -> Iterator[Action]:
+    def _table_actions(self, seat: int, rack: list[int], out: list[Action]) -> None:
         faces = self.faces
-        material = self.pieces.material
         size = len(rack)
-        counts = counts_of([faces[p].kind for p in rack])
+        kinds_held = [faces[p].kind for p in rack]
+        counts = counts_of(kinds_held)
         cached = self._melds_by_rack.get(counts)
         if cached is None:
             if len(self._melds_by_rack) > 20_000:
                 self._melds_by_rack.clear()
-            cached = self._melds_by_rack[counts] = _meld_actions(counts, self.rules, material)
+            cached = _meld_actions(counts, self.rules, self.pieces.material)
+            self._melds_by_rack[counts] = cached
         sizes, melds = cached
         # One tile must stay on the rack for the discard.
-        yield from melds[: bisect_right(sizes, size - 1)]
-        kinds = sorted({faces[p].kind for p in rack})
+        out.extend(melds[: bisect_right(sizes, size - 1)])
+        if not self.table:
+            return
+        kinds = sorted(set(kinds_held))
         can_attach = self.opened[seat] or bool(
             self.options.get("attach_on_opening_turn") and self.turn.new_formations
         )
-        pending = bool(self.turn.pending_jokers)
-        if size >= 2 and (can_attach or pending):
+        if size >= 2 and (can_attach or self.turn.pending_jokers):
             joker = self.kind_faces[JOKER_KIND] if kinds[-1] == JOKER_KIND else None
+            kind_faces = self.kind_faces
             for formation in self.table:
                 if can_attach:
                     slots = self._slots(formation)
-                    for kind in kinds:
-                        if kind in slots:
-                            yield Attach(self.kind_faces[kind], formation.id)
+                    out.extend(
+                        Attach(kind_faces[kind], formation.id) for kind in kinds if kind in slots
+                    )
                 if joker is not None and formation.owner == seat:
-                    yield from self._joker_attaches(formation, joker)
+                    out.extend(self._joker_attaches(formation, joker))
         if self.opened[seat] or self.options.get("joker_exchange_on_opening_turn"):
-            yield from self._exchanges(seat, counts, size)
+            out.extend(self._exchanges(seat, counts, size))
 
     def _slots(self, formation: Formation) -> dict[int, int]:
         known = self._slots_by_formation.get(formation.id)

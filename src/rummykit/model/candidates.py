@@ -118,14 +118,28 @@ def _runs(
     suits: tuple[int, ...] = (0, 1, 2, 3),
 ) -> None:
     max_wild = jokers if rules.max_wild is None else min(jokers, rules.max_wild)
+    # A plain dict per rules object: hashing the frozen MeldRules on every lookup
+    # would cost more than the lookup itself.
+    cache = _RUN_CACHE.setdefault(rules, {})
+    if len(cache) > 100_000:
+        cache.clear()
     for suit in suits:
         base = suit * 13
-        # Only "none / one / two or more" matters for a run, so clamp for cache hits.
-        row = tuple(c if c < 2 else 2 for c in counts[base : base + 13])
-        out.extend(_suit_runs(suit, row, max_wild, rules))
+        row = counts[base : base + 13]
+        if max(row) > 2:
+            # Only "none / one / two or more" matters for a run, so clamp for cache hits.
+            row = tuple(c if c < 2 else 2 for c in row)
+        key = (suit, row, max_wild)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = _suit_runs(suit, row, max_wild, rules)
+        out.extend(found)
 
 
-@lru_cache(maxsize=65536)
+_RUN_CACHE: dict[MeldRules, dict[tuple[int, tuple[int, ...], int], tuple[Candidate, ...]]] = {}
+_SET_CACHE: dict[MeldRules, dict[tuple[int, tuple[bool, ...], int], tuple[Candidate, ...]]] = {}
+
+
 def _suit_runs(
     suit: int, row: tuple[int, ...], max_wild: int, rules: MeldRules
 ) -> tuple[Candidate, ...]:
@@ -223,17 +237,22 @@ def _sets(
     ranks: tuple[int, ...] = tuple(range(1, 14)),
 ) -> None:
     max_wild = jokers if rules.max_wild is None else min(jokers, rules.max_wild)
+    cache = _SET_CACHE.setdefault(rules, {})
     for rank in ranks:
-        present = tuple(s for s in range(4) if counts[s * 13 + rank - 1] > 0)
-        if present:
-            out.extend(_rank_sets(rank, present, max_wild, rules))
+        column = counts[rank - 1 : 52 : 13]  # this rank's count in each suit
+        if any(column):
+            key = (rank, tuple(map(bool, column)), max_wild)
+            found = cache.get(key)
+            if found is None:
+                found = cache[key] = _rank_sets(rank, key[1], max_wild, rules)
+            out.extend(found)
 
 
-@lru_cache(maxsize=16384)
 def _rank_sets(
-    rank: int, suits: tuple[int, ...], max_wild: int, rules: MeldRules
+    rank: int, present: tuple[bool, ...], max_wild: int, rules: MeldRules
 ) -> tuple[Candidate, ...]:
     """Every set of one rank from the suits present (distinct suits)."""
+    suits = [s for s in range(4) if present[s]]
     out: list[Candidate] = []
     top = min(rules.set_max_size, 4) if rules.set_distinct_suits else rules.set_max_size
     for size_nat in range(1, len(suits) + 1):

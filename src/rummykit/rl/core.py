@@ -11,7 +11,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -197,7 +197,7 @@ class Table:
             )
         return index
 
-    def _reject(self, index: int) -> None:
+    def _reject(self, index: int) -> NoReturn:
         action = self.codec.decode(index)
         if self.is_over:
             raise IllegalActionError(str(action), "§2.3", "the episode is over", "")

@@ -80,8 +80,8 @@ class ObservationEncoder:
         copies = [0] * KINDS
         for face in pieces.faces:
             copies[face.kind] += 1
-        self._copies = copies
-        self._inverse = [1.0 / c if c else 0.0 for c in copies]
+        self._copies_array = np.array(copies, dtype=np.int64)
+        self._inverse_array = np.array([1.0 / c if c else 0.0 for c in copies], dtype=np.float32)
         self._joker_scale = 1.0 / max(1, copies[JOKER_KIND])
         s, k = self.max_players, KINDS
         layout = [
@@ -114,6 +114,11 @@ class ObservationEncoder:
         """Length of the observation vector."""
         self._at = {b.name: b.start for b in blocks}
         self._formation_stride = _FORMATION_BASE + s
+        # Count blocks are divided by the copies of each face kind; one-hots by 1.
+        scale = np.ones(self.size, dtype=np.float32)
+        for name in ("rack", "must_use", "column", "table"):
+            scale[self._at[name] : self._at[name] + k] = self._inverse_array
+        self._scale = scale
 
     SCALARS = (
         "round / 40 (capped)",
@@ -166,99 +171,102 @@ class ObservationEncoder:
 
     def encode(self, seat_view: SeatView) -> npt.NDArray[np.float32]:
         """The observation vector of ``seat_view`` (a new array)."""
+        # Speed matters (one call per environment step): every count and one-hot
+        # becomes an index for a single bincount, scaled per block afterwards, and
+        # the fractional features are written with one fancy assignment.
         v = seat_view
-        out = [0.0] * self.size
         at = self._at
-        inv = self._inverse
         n = v.players
         me = v.seat
-        out[at["seat"] + me] = 1.0
-        out[at["phase"] + _PHASES.index(v.phase)] = 1.0
-        out[at["to_move"] + (v.to_move - me) % n] = 1.0
-        seen = [0] * KINDS
-        base = at["rack"]
-        for f in v.rack:
-            out[base + f.kind] += inv[f.kind]
-            seen[f.kind] += 1
+        rack_at, column_at, table_at = at["rack"], at["column"], at["table"]
+        idx = [
+            at["seat"] + me,
+            at["phase"] + _PHASES.index(v.phase),
+            at["to_move"] + (v.to_move - me) % n,
+        ]
+        idx += [rack_at + f.kind for f in v.rack]
         base = at["must_use"]
-        for f in v.must_use:
-            out[base + f.kind] += inv[f.kind]
+        idx += [base + f.kind for f in v.must_use]
         column = v.column
-        base = at["column"]
-        for f in column:
-            out[base + f.kind] += inv[f.kind]
-            seen[f.kind] += 1
+        idx += [column_at + f.kind for f in column]
+        idx += [table_at + f.kind for formation in v.table for f in formation.faces]
+        fidx: list[int] = []
+        fval: list[float] = []
         if column:
-            out[at["column_top"] + column[-1].kind] = 1.0
+            idx.append(at["column_top"] + column[-1].kind)
             base = at["column_depth"]
             top = len(column) - 1
+            nearest: dict[int, int] = {}
             for i in range(top, -1, -1):
-                slot = base + column[i].kind
-                if out[slot] == 0.0:
-                    out[slot] = 1.0 / (1 + top - i)
-        base = at["table"]
-        for formation in v.table:
-            for f in formation.faces:
-                out[base + f.kind] += inv[f.kind]
-                seen[f.kind] += 1
+                nearest.setdefault(column[i].kind, top - i)
+            fidx += [base + kind for kind in nearest]
+            fval += [1.0 / (1 + depth) for depth in nearest.values()]
         if v.indicator is not None:
-            out[at["indicator"] + v.indicator.kind] = 1.0
-            if v.indicator_in_stock:
-                seen[v.indicator.kind] += 1
-        base = at["unseen"]
-        copies = self._copies
-        for kind in range(KINDS):
-            if copies[kind] > seen[kind]:
-                out[base + kind] = (copies[kind] - seen[kind]) * inv[kind]
+            idx.append(at["indicator"] + v.indicator.kind)
         base = at["scalars"]
         pieces = self.piece_count
-        out[base] = min(v.round, _ROUND_CAP) / _ROUND_CAP
-        out[base + 1] = v.stock_count / pieces
-        out[base + 2] = len(column) / pieces
-        out[base + 3] = min(v.deal_number, _DEALS_CAP) / _DEALS_CAP
-        out[base + 4] = float(v.indicator_in_stock)
-        out[base + 5] = float(v.double_game)
-        out[base + 6] = float(v.swap_offer is not None)
-        out[base + 7] = min(1.0, v.pending_jokers * self._joker_scale)
-        out[base + 8] = min(v.laid_points, _POINTS_CAP) / _POINTS_CAP
+        fidx += range(base, base + _SCALARS)
+        fval += (
+            min(v.round, _ROUND_CAP) / _ROUND_CAP,
+            v.stock_count / pieces,
+            len(column) / pieces,
+            min(v.deal_number, _DEALS_CAP) / _DEALS_CAP,
+            float(v.indicator_in_stock),
+            float(v.double_game),
+            float(v.swap_offer is not None),
+            min(1.0, v.pending_jokers * self._joker_scale),
+            min(v.laid_points, _POINTS_CAP) / _POINTS_CAP,
+        )
         base = at["seats"]
+        fidx += range(base, base + n * _SEAT_FEATURES)
         for rel in range(n):
             seat = (me + rel) % n
-            o = base + rel * _SEAT_FEATURES
             doubles = v.doubles_announced[seat]
-            out[o] = 1.0
-            out[o + 1] = min(v.rack_sizes[seat], _RACK_CAP) / _RACK_CAP
-            out[o + 2] = float(v.opened[seat])
-            out[o + 3] = float(v.board[seat])
-            out[o + 4] = float(v.announced_three[seat])
-            out[o + 5] = float(v.atu[seat])
-            out[o + 6] = float("small" in doubles)
-            out[o + 7] = float("big" in doubles)
-            out[o + 8] = float("key" in doubles)
-            out[o + 9] = min(v.turns_taken[seat], _TURNS_CAP) / _TURNS_CAP
-            out[o + 10] = math.tanh(v.totals[seat] / _TOTAL_SCALE)
-            out[o + 11] = float(seat == v.maker)
-            out[o + 12] = float(seat == v.first_seat)
+            fval += (
+                1.0,
+                min(v.rack_sizes[seat], _RACK_CAP) / _RACK_CAP,
+                float(v.opened[seat]),
+                float(v.board[seat]),
+                float(v.announced_three[seat]),
+                float(v.atu[seat]),
+                float("small" in doubles),
+                float("big" in doubles),
+                float("key" in doubles),
+                min(v.turns_taken[seat], _TURNS_CAP) / _TURNS_CAP,
+                math.tanh(v.totals[seat] / _TOTAL_SCALE),
+                float(seat == v.maker),
+                float(seat == v.first_seat),
+            )
         base = at["formations"]
         stride = self._formation_stride
         joker_scale = self._joker_scale
         for formation in v.table[: self.max_formations]:
             o = base + (formation.id - 1) * stride
-            out[o] = 1.0
             is_run = formation.kind == "run"
-            out[o + 1 if is_run else o + 2] = 1.0
-            jokers = 0
-            for f in formation.faces:
-                if f.kind == JOKER_KIND:
-                    jokers += 1
-                else:
-                    out[o + 7 + f.kind // 13] = 1.0
-                    if is_run:
-                        out[o + 3 + f.kind // 13] = 1.0
+            suits = {f.kind // 13 for f in formation.faces if f.kind != JOKER_KIND}
+            jokers = len(formation.faces) - sum(f.kind != JOKER_KIND for f in formation.faces)
+            idx += (o, o + 1 if is_run else o + 2, o + _FORMATION_BASE + (formation.owner - me) % n)
+            idx += [o + 7 + suit for suit in suits]
+            if is_run:
+                idx += [o + 3 + suit for suit in suits]
             positions = formation.positions
-            out[o + 11] = min(positions) / 14
-            out[o + 12] = max(positions) / 14
-            out[o + 13] = len(formation.faces) / 14
-            out[o + 14] = min(1.0, jokers * joker_scale)
-            out[o + _FORMATION_BASE + (formation.owner - me) % n] = 1.0
-        return np.array(out, dtype=np.float32)
+            fidx += (o + 11, o + 12, o + 13, o + 14)
+            fval += (
+                min(positions) / 14,
+                max(positions) / 14,
+                len(formation.faces) / 14,
+                min(1.0, jokers * joker_scale),
+            )
+        counts = np.bincount(idx, minlength=self.size)
+        out = np.multiply(counts, self._scale, dtype=np.float32)
+        seen = (
+            counts[rack_at : rack_at + KINDS]
+            + counts[column_at : column_at + KINDS]
+            + counts[table_at : table_at + KINDS]
+        )
+        if v.indicator is not None and v.indicator_in_stock:
+            seen[v.indicator.kind] += 1
+        base = at["unseen"]
+        out[base : base + KINDS] = np.maximum(self._copies_array - seen, 0) * self._inverse_array
+        out[fidx] = fval
+        return out
