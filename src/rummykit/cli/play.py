@@ -10,8 +10,8 @@ from rich.console import Console
 from rich.markup import escape
 
 from rummykit.bots import Bot
-from rummykit.cli.render import render_results, render_view
-from rummykit.engine.actions import Action, NextDeal, parse_action
+from rummykit.cli.render import face_markup, render_results, render_view
+from rummykit.engine.actions import Action, Draw, NextDeal, parse_action
 from rummykit.engine.errors import IllegalActionError
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.record import save_record
@@ -96,6 +96,8 @@ def play_interactive(
             shown = 0
             continue
         console.print(render_view(view(game, human), names, sort_by))
+        verbs = dict.fromkeys(str(a).split()[0] for a in game.legal_actions())
+        console.print("[dim]you can: " + ", ".join(verbs) + "  (legal: list them all)[/]")
         try:
             line = read_line(f"P{human + 1}> ").strip()
         except EOFError:
@@ -139,7 +141,13 @@ def play_interactive(
             continue
         try:
             typed: Action = parse_action(_normalise(line, game), game.pieces.material)
+            before = list(view(game, human).rack)
             game.apply(typed)
+            if isinstance(typed, Draw):
+                after = list(view(game, human).rack)
+                for face in before:
+                    after.remove(face)
+                console.print("You drew " + " ".join(face_markup(f) for f in after) + ".")
         except (NotationError, IllegalActionError) as exc:
             console.print(f"[red]{escape(str(exc))}[/]")
     if game.results:
