@@ -53,7 +53,14 @@ from rummykit.model.melds import (
 )
 from rummykit.model.pieces import JOKER_KIND, Face, Material
 from rummykit.rules.options import Options, fingerprint
-from rummykit.rules.variant import Contract, SeatOutcome, Variant, find_variant
+from rummykit.rules.variant import (
+    Contract,
+    OpeningStructure,
+    SeatOutcome,
+    TakeUse,
+    Variant,
+    find_variant,
+)
 
 __all__ = ["DealResult", "Game", "Phase"]
 
@@ -90,6 +97,8 @@ class DealResult:
     opened: tuple[bool, ...]
     table_values: tuple[int, ...]
     rack_values: tuple[int, ...]
+    hand: bool = False
+    """The closer went out in one turn from the full hand (RULES §3.6)."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -106,6 +115,7 @@ class DealResult:
             "opened": list(self.opened),
             "table_values": list(self.table_values),
             "rack_values": list(self.rack_values),
+            "hand": self.hand,
         }
 
 
@@ -232,6 +242,7 @@ class Game:
         limit = self.options.get("rack_max_after_turn")
         self._rack_max = int(limit) if isinstance(limit, int) else 10**6
         self.rules = self.variant.meld_rules
+        self.play = self.variant.play_rules(self.options)
         if rng is None:
             seed = secrets.randbelow(2**63) if seed is None else seed
             rng = random.Random(seed)
@@ -253,6 +264,7 @@ class Game:
         """The log in notation, filled lazily by views so each action is formatted once."""
         # (log length, the list, ids of its objects): the list keeps the ids valid.
         self._legal_cache: tuple[int, list[Action], set[int]] | None = None
+        self._going_out_trial = False
         self._start_deal()
 
     # ------------------------------------------------------------------ set-up
@@ -271,7 +283,7 @@ class Game:
         self.walls_used.append(tuple(order))
         self.racks: list[list[int]] = [sorted(r) for r in layout.racks]
         self.stock: list[int] = list(reversed(layout.stock))
-        self.column: list[int] = []
+        self.column: list[int] = list(layout.discard)
         self.table: list[Formation] = []
         self.credit: list[int] = [-1] * len(self.pieces)
         self.locked: set[int] = set()
@@ -289,6 +301,9 @@ class Game:
         self.swap_offered: list[set[int]] = [set() for _ in range(n)]
         self.pending_swap: tuple[int, int, int] | None = None
         self.turns_taken = [0] * n
+        self.has_laid = [False] * n
+        """Whether each seat has laid or laid off anything in an earlier turn (for "Hand")."""
+        self.recycles = 0
         self.turn_number = 0
         self.turn = _Turn()
         self.snapshot: _Snapshot | None = None
@@ -296,6 +311,9 @@ class Game:
         self.preplay_index = 0
         self.phase = Phase.PREPLAY
         self.to_move = self.preplay_order[0]
+        if not self.play.preplay:
+            self._start_play()
+            return
         if self.options.get("atu_mandatory"):
             for seat in range(n):
                 if self._holds_atu(seat):
@@ -503,7 +521,10 @@ class Game:
         if self.preplay_index < self.players:
             self.to_move = self.preplay_order[self.preplay_index]
             return
-        self.phase = Phase.ROUND1
+        self._start_play()
+
+    def _start_play(self) -> None:
+        self.phase = Phase.ROUND1 if self.play.first_round_restricted else Phase.TURNS
         self._begin_turn(self.first_seat)
 
     # ------------------------------------------------------------------ turns
@@ -512,11 +533,30 @@ class Game:
         self.to_move = seat
         self.turns_taken[seat] += 1
         self.turn = _Turn(start_rack=len(self.racks[seat]))
-        if self.turn_number == 0:
-            # §9.5(1): the first player does not draw in round 1.
+        if self.turn_number == 0 and not self.play.first_turn_draws:
+            # §5.2, §9.5(1): the first player's first turn is a discard only.
             self.turn.acquired = "none"
+        elif not self.stock and self.play.recycle_stock and not self._recycle_stock():
+            # §2.4/A-05: no pile to turn over, or the recycle limit is reached.
+            self._end_deal("void", None, None, None)
+            return
         # Taken lazily, just before the turn's first change that `reset` must undo.
         self.snapshot = None
+
+    def _recycle_stock(self) -> bool:
+        """RULES §2.4: at the start of a turn an empty stock is replaced by the discard
+        pile turned over (its oldest card on top), shuffled first if the option says so."""
+        limit = self.options.get("max_stock_recycles")
+        if not self.column or (limit is not None and self.recycles >= int(limit)):
+            return False
+        pile = self.column[:]
+        self.column.clear()
+        if self.options.get("recycle_shuffle"):
+            self.rng.shuffle(pile)
+        # Turning the pile over puts the oldest discard on top: it is drawn first.
+        self.stock = list(reversed(pile))
+        self.recycles += 1
+        return True
 
     def _before_change(self) -> None:
         if self.snapshot is None:
@@ -541,13 +581,19 @@ class Game:
         self._in_turn(action)
         if self.turn.acquired is not None:
             if self.turn.acquired == "none":
-                raise self._fail(action, "§9.5", "the first player only discards in round 1")
-            raise self._fail(action, "§9.6(1)", "you have already taken a tile this turn")
+                raise self._fail(
+                    action,
+                    self.play.cite("first_turn", "§2.3"),
+                    "the first player's first turn is a discard",
+                )
+            raise self._fail(
+                action, self.play.cite("acquire", "§2.3"), "you have already drawn or taken"
+            )
 
     def _verify_draw(self, action: Draw) -> None:
         self._verify_acquire(action)
         if not self.stock:
-            raise self._fail(action, "§9.11", "the stock is empty")
+            raise self._fail(action, "§2.4/§9.11", "the stock is empty")
 
     def _apply_draw(self, action: Draw) -> None:
         self.racks[self.to_move].append(self.stock.pop())
@@ -562,10 +608,15 @@ class Game:
         if self.phase is Phase.ROUND1:
             raise self._fail(action, "§9.5(3)", "nobody takes from the column in round 1")
         last = len(self.column) - 1
-        if not 1 <= action.index <= last:
+        first = 1 if self.play.first_discard_dead else 0
+        if not first <= action.index <= last:
             if action.index == 0 and last >= 0:
                 raise self._fail(action, "§9.5(1)", "the dead tile can never be taken")
-            raise self._fail(action, "§9.6(1)", f"the column has no tile {action.index}")
+            raise self._fail(action, "§2.3", f"the discard pile has no piece {action.index}")
+        if not self.play.take_any_column_tile:
+            if action.index != last:
+                raise self._fail(action, "§2.1(5)", "only the top discard may be taken")
+            return
         rack = len(self.racks[seat])
         if rack <= 2:
             raise self._fail(action, "§9.6(1)", "with 1 or 2 tiles you may only draw")
@@ -603,9 +654,15 @@ class Game:
         self._in_turn(action)
         seat = self.to_move
         if self.turn.acquired is None:
-            raise self._fail(action, "§9.6(1)", "draw or take a tile first")
+            raise self._fail(
+                action, self.play.cite("acquire", "§2.3"), "draw or take a piece first"
+            )
         if self.phase is Phase.ROUND1:
             raise self._fail(action, "§9.5(3)", "nothing is laid, attached or exchanged in round 1")
+        if self.turn.acquired == "none" and not self.play.first_turn_may_meld:
+            raise self._fail(
+                action, "§5.2/A-14", "the first player only discards on his first turn"
+            )
         if self.board[seat]:
             raise self._fail(
                 action, "§9.13", "a board player never lays out, attaches or exchanges"
@@ -639,8 +696,17 @@ class Game:
         return chosen
 
     def _keeps_discard(self, action: Action, removed: int, added: int = 0) -> None:
-        if len(self.racks[self.to_move]) - removed + added < 1:
+        left = len(self.racks[self.to_move]) - removed + added
+        if left >= 1:
+            return
+        if not self.play.go_out_without_discard:
             raise self._fail(action, "§9.6/§9.11", "one tile must stay on the rack for the discard")
+        # Going out without a discard (§3.6): the turn's obligations must hold afterwards.
+        trial = self.copy()
+        trial._going_out_trial = True
+        trial._APPLY[type(action)](trial, action)
+        if problem := trial._commit_problem(going_out=True):
+            raise self._fail(action, *problem)
 
     def _verify_meld(self, action: Meld) -> None:
         self._verify_table_action(action)
@@ -667,7 +733,7 @@ class Game:
             positions=tuple(reading.positions[i] for i in order),
             kinds=tuple(action.faces[i].kind for i in order),
         )
-        self._place(seat, pieces)
+        self._place(seat, pieces, new_formation=True)
         self.table.append(formation)
         self.turn.new_formations.append(formation.id)
         self.turn.laid.append((reading.kind, reading.positions[0]))
@@ -675,14 +741,17 @@ class Game:
             self.variant.opening_value(reading.kind, p) for p in reading.positions
         )
         self.turn.dirty = True
+        self._go_out_if_empty()
 
-    def _place(self, seat: int, pieces: Sequence[int]) -> None:
+    def _place(self, seat: int, pieces: Sequence[int], *, new_formation: bool) -> None:
         rack = self.racks[seat]
+        # §8.5/A-39: where only a new meld may take a freed joker, a lay-off does not count.
+        clears = new_formation or self.play.exchanged_joker_use == "formation"
         for p in pieces:
             rack.remove(p)
             if self.credit[p] < 0:
                 self.credit[p] = seat
-            if p in self.turn.pending_jokers:
+            if clears and p in self.turn.pending_jokers:
                 self.turn.pending_jokers.remove(p)
 
     def _formation(self, action: Action, target: int) -> Formation:
@@ -726,15 +795,11 @@ class Game:
         (piece,) = self._pick(seat, (action.face,), action)
         formation = self._formation(action, action.target)
         freed_joker = piece in self.turn.pending_jokers
-        if (
-            not self.opened[seat]
-            and not freed_joker
-            and not (self.options.get("attach_on_opening_turn") and self.turn.new_formations)
-        ):
+        if not (freed_joker or self._may_lay_off(seat)):
             raise self._fail(
-                action, "§9.6(2)/A-53", "attaching needs a player opened in an earlier turn"
+                action, "§9.6(2)/A-53", "laying off needs a player opened in an earlier turn"
             )
-        if action.face.is_joker and formation.owner != seat:
+        if action.face.is_joker and formation.owner != seat and self.play.joker_layoff_own_only:
             raise self._fail(
                 action, "§9.6(2)", "a joker may be attached only to your own formations"
             )
@@ -746,6 +811,17 @@ class Game:
                 action, "§9.6(2)", f"{action.face} does not fit {formation.notation(self.pieces)}"
             )
 
+    def _may_lay_off(self, seat: int) -> bool:
+        play = self.play
+        return (
+            self.opened[seat]
+            or play.layoff_before_opening
+            or (play.layoff_on_opening_turn and bool(self.turn.new_formations))
+            # §5.6: a player making a Hand may lay off before opening; the commit
+            # check requires that he then goes out this turn.
+            or (play.hand_waives_opening and not self.has_laid[seat])
+        )
+
     def _apply_attach(self, action: Attach) -> None:
         self._before_change()
         seat = self.to_move
@@ -754,11 +830,12 @@ class Game:
         slot = self._attach_slot(formation, action.face, action.declared)
         assert slot is not None
         self.table[action.target - 1] = formation.with_piece(piece, action.face.kind, slot)
-        self._place(seat, [piece])
+        self._place(seat, [piece], new_formation=False)
         self.turn.attached = True
         self.turn.dirty = True
         if piece in self.turn.must_use and self.options.get("column_take_allow_attach"):
             self.turn.new_formations.append(formation.id)
+        self._go_out_if_empty()
 
     def _exchange_plan(self, action: ExchangeJoker) -> tuple[Formation, list[int], list[int]]:
         """(formation, jokers freed, positions filled) or raise."""
@@ -784,6 +861,12 @@ class Game:
             or present & set(suits)
         ):
             raise self._fail(action, "§9.10", f"those tiles are not missing from m{action.target}")
+        if not self.play.exchange_set_needs_all_suits:
+            # §8.5: one missing suit replaces one joker.
+            free = [p for p in jokers if p not in self.locked]
+            if len(faces) != 1 or not free:
+                raise self._fail(action, "§8.5", "one piece of a missing suit frees one joker")
+            return formation, free[:1], [formation.rank]
         if len(present) + len(suits) != 4:
             raise self._fail(
                 action, "§9.10", "a joker in a set is freed only when all four colours lie there"
@@ -795,8 +878,14 @@ class Game:
     def _verify_exchange(self, action: ExchangeJoker) -> None:
         self._verify_table_action(action)
         seat = self.to_move
-        if not self.opened[seat] and not self.options.get("joker_exchange_on_opening_turn"):
-            raise self._fail(action, "§9.10/A-55", "exchanging needs an opened player")
+        if not self.play.joker_exchange:
+            raise self._fail(action, "§2.1(8)", "jokers on the table are never exchanged here")
+        if not self.opened[seat] and self.play.exchange_needs_opened_before:
+            raise self._fail(
+                action,
+                self.play.cite("exchange_opened", "§2.1(8)"),
+                "exchanging needs an opened player",
+            )
         self._pick(seat, action.faces, action)
         _, jokers, _ = self._exchange_plan(action)
         self._keeps_discard(action, len(action.faces), len(jokers))
@@ -821,12 +910,14 @@ class Game:
                 tuple(self.faces[p].kind for p in pieces_after),
             )
         self.table[formation.id - 1] = updated
-        self._place(seat, pieces)
+        self._place(seat, pieces, new_formation=False)
         for j in jokers:
             # A-54: the joker keeps its original credit; RULES §9.10: it is locked.
-            self.locked.add(j)
+            if self.play.exchanged_joker_locked:
+                self.locked.add(j)
             self.racks[seat].append(j)
-            self.turn.pending_jokers.append(j)
+            if self.play.exchanged_joker_use != "none":
+                self.turn.pending_jokers.append(j)
         self.racks[seat].sort()
         self.turn.exchanged = True
         self.turn.dirty = True
@@ -834,6 +925,8 @@ class Game:
     def _verify_three(self, action: AnnounceThree) -> None:
         self._in_turn(action)
         seat = self.to_move
+        if not self.play.three_announcement:
+            raise self._fail(action, "§9.11", "this variant has no 'three' announcement")
         if self.announced_three[seat]:
             raise self._fail(action, "§9.11", "you have already announced")
         if len(self.racks[seat]) > 4:
@@ -844,8 +937,8 @@ class Game:
 
     def _board_problem(self) -> tuple[str, str] | None:
         seat = self.to_move
-        if not self.options.get("board_play_enabled"):
-            return "§9.13", "board play is disabled"
+        if not self.play.board_play:
+            return "§9.13", "board play is not part of this game"
         if self.board[seat]:
             return "§9.13", "you already play on the board"
         if self.opened[seat] or self.turn.new_formations or self.turn.exchanged:
@@ -881,42 +974,74 @@ class Game:
 
     # ------------------------------------------------------------------ commit
 
-    def _commit_problem(self) -> tuple[str, str] | None:
-        """Why the turn cannot be committed now (rule, reason), or None."""
+    def _commit_problem(self, going_out: bool = False) -> tuple[str, str] | None:
+        """Why the turn cannot be committed now (rule, reason), or None.
+
+        ``going_out``: the commit leaves the rack empty (a discard of the last piece,
+        or the last meld or lay-off where no discard is needed).
+        """
         seat = self.to_move
         turn = self.turn
+        play = self.play
         if turn.acquired is None:
-            return "§9.6(1)", "draw or take a tile first"
-        on_new = {p for fid in turn.new_formations for p in self.table[fid - 1].pieces}
-        for p in turn.must_use:
-            if p not in on_new and not (self.board[seat] and turn.acquired == "last"):
-                return (
-                    "§9.6(b)/(c)",
-                    f"the column tile {self.faces[p]} must be used in a new formation "
-                    "this turn (or declare board play)",
-                )
+            return self.play.cite("acquire", "§2.3"), "draw or take a piece first"
+        # §5.6: a "Hand" (everything in one turn) is free of the opening rule and of
+        # the duty to meld a taken discard.
+        hand = going_out and not self.has_laid[seat] and play.hand_waives_opening
+        if turn.must_use and not hand and (problem := self._take_problem()):
+            return problem
         if turn.pending_jokers:
-            return "§9.10", "the exchanged joker must be used in a formation this turn"
-        if not self.opened[seat]:
+            return self.play.cite("exchange_use", "§2.1(8)"), (
+                "the exchanged joker must be used in a formation this turn"
+            )
+        if not self.opened[seat] and not hand:
             if turn.new_formations and (problem := self._opening_problem()):
                 return problem
-            if turn.exchanged and not turn.new_formations:
+            if turn.attached and not (
+                play.layoff_before_opening or (play.layoff_on_opening_turn and turn.new_formations)
+            ):
+                return "§5.6/§9.6(2)", "laying off before opening is allowed only in a Hand"
+            if turn.exchanged and not turn.new_formations and play.exchange_needs_opened_by_end:
                 return (
                     "§9.10/A-55",
                     "a joker exchange needs you to be opened by the end of the turn",
                 )
         return None
 
+    def _take_problem(self) -> tuple[str, str] | None:
+        seat = self.to_move
+        turn = self.turn
+        use = self.play.take_use
+        if use is TakeUse.NONE:
+            return None
+        opened_before = self.opened[seat]
+        if use is TakeUse.NEW_FORMATION_IF_UNOPENED and opened_before:
+            return None
+        on_new = {p for fid in turn.new_formations for p in self.table[fid - 1].pieces}
+        for p in turn.must_use:
+            if p in on_new or (self.board[seat] and turn.acquired == "last"):
+                continue
+            if use is TakeUse.ON_TABLE and opened_before and self.credit[p] >= 0:
+                continue
+            return (
+                self.play.cite("take_use", "§2.3"),
+                f"the taken piece {self.faces[p]} must be used in a new formation this turn"
+                + (" (or declare board play)" if self.play.board_play else ""),
+            )
+        return None
+
     def _opening_problem(self) -> tuple[str, str] | None:
         turn = self.turn
-        minimum = int(self.options.get("opening_min_points", 0))  # type: ignore[arg-type]
+        minimum = self.play.opening_min_points
         if turn.laid_points < minimum:
-            return "§9.8", f"an opening needs {minimum} points, these make {turn.laid_points}"
-        structure = self.options.get("opening_structure", "none")
+            return self.play.cite("opening", "§2.3"), (
+                f"an opening needs {minimum} points, these make {turn.laid_points}"
+            )
+        structure = self.play.opening_structure
         has_run = any(k is MeldKind.RUN for k, _ in turn.laid)
         has_set = any(k is MeldKind.SET for k, _ in turn.laid)
         if (
-            structure == "run_or_ones_set"
+            structure is OpeningStructure.RUN_OR_ONES_SET
             and not has_run
             and not (len(turn.laid) == 1 and turn.laid[0] == (MeldKind.SET, 1))
         ):
@@ -924,23 +1049,35 @@ class Game:
                 "§9.8/A-46",
                 "an opening needs a run, or else a single set of 1s and nothing more",
             )
-        if structure == "run_and_set" and not (has_run and has_set):
-            return "§9.8/A-45", "an opening needs a run and a set"
+        if structure is OpeningStructure.RUN_AND_SET and not (has_run and has_set):
+            return "§9.8/§10.5/A-45", "an opening needs a run and a set"
+        if structure is OpeningStructure.RUN and not has_run:
+            return "§5.5", "an opening needs a run"
         return None
 
     def _verify_discard(self, action: Discard) -> None:
         self._in_turn(action)
         seat = self.to_move
         (piece,) = self._pick_discard(seat, action.face, action)
-        if problem := self._commit_problem():
-            raise self._fail(action, *problem)
         remaining = len(self.racks[seat]) - 1
-        limit = int(self.options.get("rack_max_after_turn", 10**6))  # type: ignore[arg-type]
-        if remaining > limit:
+        if problem := self._commit_problem(going_out=remaining == 0):
+            raise self._fail(action, *problem)
+        if (
+            not self.play.discard_taken_allowed
+            and self.turn.acquired == "last"
+            and piece in self.turn.must_use
+        ):
             raise self._fail(
-                action, "§9.6/A-50", f"at most {limit} tiles may stay on the rack after the turn"
+                action,
+                "§2.5/A-03",
+                "the piece taken from the discard pile cannot be discarded in the same turn",
             )
-        del piece
+        if remaining > self._rack_max:
+            raise self._fail(
+                action,
+                "§9.6/A-50",
+                f"at most {self._rack_max} tiles may stay on the rack after the turn",
+            )
 
     def _pick_discard(self, seat: int, face: Face, action: Action) -> list[int]:
         # Discard a piece without obligations when there is a choice.
@@ -958,15 +1095,32 @@ class Game:
         (piece,) = self._pick_discard(seat, action.face, action)
         self.racks[seat].remove(piece)
         self.column.append(piece)
-        if self.turn.new_formations and not self.opened[seat]:
-            self.opened[seat] = True
         rack = len(self.racks[seat])
+        hand = rack == 0 and not self.has_laid[seat]
+        self._commit_turn(seat)
         if rack == 0:
-            self._end_deal("close", seat, action.face, None)
+            self._end_deal("close", seat, action.face, None, hand=hand)
             return
-        if rack <= 3 and not self.announced_three[seat]:
+        if self.play.three_announcement and rack <= 3 and not self.announced_three[seat]:
             self.three_violation[seat] = True
         self._end_turn()
+
+    def _commit_turn(self, seat: int) -> None:
+        """Record what the committed turn did: an opening, and that the seat has laid."""
+        turn = self.turn
+        if turn.new_formations and not self.opened[seat]:
+            self.opened[seat] = True
+        if turn.new_formations or turn.attached or turn.exchanged:
+            self.has_laid[seat] = True
+
+    def _go_out_if_empty(self) -> None:
+        """§3.6: melding or laying off the last piece ends the deal (no discard needed)."""
+        seat = self.to_move
+        if self.racks[seat] or self._going_out_trial:
+            return
+        hand = not self.has_laid[seat]
+        self._commit_turn(seat)
+        self._end_deal("out", seat, None, None, hand=hand)
 
     def _verify_close(self, action: CloseBoard) -> None:
         self._in_turn(action)
@@ -1006,7 +1160,13 @@ class Game:
     # ------------------------------------------------------------------ deal end
 
     def _end_deal(
-        self, end: str, closer: int | None, face: Face | None, contract: Contract | None
+        self,
+        end: str,
+        closer: int | None,
+        face: Face | None,
+        contract: Contract | None,
+        *,
+        hand: bool = False,
     ) -> None:
         n = self.players
         table_values = [0] * n
@@ -1018,6 +1178,8 @@ class Game:
         ]
         outcomes = [
             SeatOutcome(
+                rack=tuple(self.faces[p] for p in self.racks[s]),
+                hand=hand and s == closer,
                 opened=self.opened[s],
                 board=self.board[s],
                 three_violation=self.three_violation[s],
@@ -1029,7 +1191,11 @@ class Game:
             )
             for s in range(n)
         ]
-        scores = self.variant.score_deal(outcomes, self.double_game, face, self.options)
+        if end == "void":
+            # §2.4/A-05: a deal that cannot go on has no winner and no score.
+            scores: tuple[int, ...] = (0,) * n
+        else:
+            scores = self.variant.score_deal(outcomes, self.double_game, face, self.options)
         for s in range(n):
             self.totals[s] += scores[s]
         self.results.append(
@@ -1046,15 +1212,12 @@ class Game:
                 opened=tuple(self.opened),
                 table_values=tuple(table_values),
                 rack_values=tuple(rack_values),
+                hand=hand,
             )
         )
         self.turn = _Turn()
         self.snapshot = None
-        target = self.options.get("target_score")
-        deals = int(self.options.get("match_deals", 1))  # type: ignore[arg-type]
-        done = len(self.results) >= deals or (
-            target is not None and max(self.totals) >= int(target)
-        )
+        done = self.variant.match_over(self.totals, len(self.results), self.options)
         self.phase = Phase.MATCH_END if done else Phase.DEAL_END
         self.to_move = self._next_maker()
 
@@ -1109,26 +1272,43 @@ class Game:
         seat = self.to_move
         rack = self.racks[seat]
         turn = self.turn
+        play = self.play
         faces = self.faces
         out: list[Action] = []
         if turn.acquired is None:
             if self.stock:
                 out.append(_DRAW)
-            if self.phase is Phase.TURNS and len(rack) >= 3 and len(self.column) >= 2:
-                last = len(self.column) - 1
-                if self._middle_take_problem() is None:
-                    out.extend(TakeColumn(i) for i in range(1, last))
-                out.append(TakeColumn(last))
-        elif self.phase is Phase.TURNS and not self.board[seat]:
+            last = len(self.column) - 1
+            if self.phase is Phase.TURNS and last >= 0:
+                if play.take_any_column_tile:
+                    if len(rack) >= 3 and last >= 1:
+                        if self._middle_take_problem() is None:
+                            out.extend(TakeColumn(i) for i in range(1, last))
+                        out.append(TakeColumn(last))
+                elif last >= (1 if play.first_discard_dead else 0):
+                    out.append(TakeColumn(last))
+        elif (
+            self.phase is Phase.TURNS
+            and not self.board[seat]
+            and (turn.acquired != "none" or play.first_turn_may_meld)
+        ):
             self._table_actions(seat, rack, out)
-        if not self.announced_three[seat] and len(rack) <= 4:
+        if play.three_announcement and not self.announced_three[seat] and len(rack) <= 4:
             out.append(_THREE)
         if self._board_problem() is None:
             out.append(_BOARD)
         if turn.acquired is not None:
             kinds = sorted({faces[p].kind for p in rack})
-            if self._commit_problem() is None and len(rack) - 1 <= self._rack_max:
+            if (
+                self._commit_problem(going_out=len(rack) == 1) is None
+                and len(rack) - 1 <= self._rack_max
+            ):
                 discards = self._discards
+                if not play.discard_taken_allowed and turn.acquired == "last":
+                    # §2.5: the taken piece stays, unless an identical copy can go.
+                    held = [faces[p].kind for p in rack]
+                    taken = {faces[p].kind for p in turn.must_use}
+                    kinds = [k for k in kinds if k not in taken or held.count(k) > 1]
                 out.extend(discards[k] for k in kinds)
             if self.board[seat] and len(rack) == 15 and turn.acquired != "none":
                 out.extend(CloseBoard(f) for f in sorted(self._board_closes(seat)))
@@ -1138,6 +1318,7 @@ class Game:
 
     def _table_actions(self, seat: int, rack: list[int], out: list[Action]) -> None:
         faces = self.faces
+        play = self.play
         size = len(rack)
         kinds_held = [faces[p].kind for p in rack]
         counts = counts_of(kinds_held)
@@ -1148,27 +1329,36 @@ class Game:
             cached = _meld_actions(counts, self.rules, self.pieces.material)
             self._melds_by_rack[counts] = cached
         sizes, melds = cached
-        # One tile must stay on the rack for the discard.
-        out.extend(melds[: bisect_right(sizes, size - 1)])
+        # One piece must stay for the discard, unless going out without one is allowed
+        # (then a meld of the whole rack must pass the turn's checks).
+        keep = bisect_right(sizes, size - 1)
+        out.extend(melds[:keep])
+        if play.go_out_without_discard:
+            out.extend(m for m in melds[keep : bisect_right(sizes, size)] if self.can(m))
         if not self.table:
             return
         kinds = sorted(set(kinds_held))
-        can_attach = self.opened[seat] or bool(
-            self.options.get("attach_on_opening_turn") and self.turn.new_formations
-        )
-        if size >= 2 and (can_attach or self.turn.pending_jokers):
+        can_attach = self._may_lay_off(seat)
+        minimum = 1 if play.go_out_without_discard else 2
+        if size >= minimum and (can_attach or self.turn.pending_jokers):
             joker = self.kind_faces[JOKER_KIND] if kinds[-1] == JOKER_KIND else None
             kind_faces = self.kind_faces
+            found: list[Action] = []
             for formation in self.table:
                 if can_attach:
                     slots = self._slots(formation)
-                    out.extend(
+                    found.extend(
                         Attach(kind_faces[kind], formation.id) for kind in kinds if kind in slots
                     )
-                if joker is not None and formation.owner == seat:
-                    out.extend(self._joker_attaches(formation, joker))
-        if self.opened[seat] or self.options.get("joker_exchange_on_opening_turn"):
-            out.extend(self._exchanges(seat, counts, size))
+                if joker is not None and (
+                    formation.owner == seat or not play.joker_layoff_own_only
+                ):
+                    found.extend(self._joker_attaches(formation, joker))
+            if size == 1:
+                found = [a for a in found if self.can(a)]
+            out.extend(found)
+        if play.joker_exchange and (self.opened[seat] or not play.exchange_needs_opened_before):
+            out.extend(a for a in self._exchanges(seat, counts, size) if size > 1 or self.can(a))
 
     def _slots(self, formation: Formation) -> dict[int, int]:
         known = self._slots_by_formation.get(formation.id)
@@ -1208,10 +1398,15 @@ class Game:
                     if rep is not None and counts[rep.kind] and size >= 1:
                         yield ExchangeJoker((rep,), formation.id)
                 continue
-            if any(formation.pieces[i] in self.locked for i in jokers):
+            if self.play.exchange_set_needs_all_suits and any(
+                formation.pieces[i] in self.locked for i in jokers
+            ):
                 continue
             present = formation.natural_suits(self.pieces)
             missing = [Face.of(material, s, formation.rank) for s in range(4) if s not in present]
+            if not self.play.exchange_set_needs_all_suits:
+                yield from (ExchangeJoker((f,), formation.id) for f in missing if counts[f.kind])
+                continue
             if all(counts[f.kind] for f in missing) and size - len(missing) + len(jokers) >= 1:
                 yield ExchangeJoker(tuple(missing), formation.id)
 

@@ -11,7 +11,16 @@ from rummykit.model.candidates import candidates_with, counts_of
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, read_meld
 from rummykit.model.pieces import JOKER_KIND, Face, Material, PieceSet
 from rummykit.rules.options import OptionKind, Options, OptionSpec
-from rummykit.rules.variant import Contract, DealLayout, SeatOutcome, Variant, register
+from rummykit.rules.variant import (
+    Contract,
+    DealLayout,
+    OpeningStructure,
+    PlayRules,
+    SeatOutcome,
+    TakeUse,
+    Variant,
+    register,
+)
 
 __all__ = [
     "MELD_RULES",
@@ -818,6 +827,50 @@ def contract_of(
     return None
 
 
+def play_rules(options: Options) -> PlayRules:
+    """The turn structure of RULES §9.5-§9.13 under these options."""
+    return PlayRules(
+        preplay=True,
+        first_turn_draws=False,
+        first_turn_may_meld=False,
+        first_round_restricted=True,
+        first_discard_dead=True,
+        take_any_column_tile=True,
+        take_use=TakeUse.NEW_FORMATION,
+        recycle_stock=False,
+        layoff_before_opening=False,
+        layoff_on_opening_turn=bool(options["attach_on_opening_turn"]),
+        go_out_without_discard=False,
+        three_announcement=True,
+        board_play=bool(options["board_play_enabled"]),
+        joker_layoff_own_only=True,
+        joker_exchange=True,
+        exchange_needs_opened_before=not options["joker_exchange_on_opening_turn"],
+        exchange_needs_opened_by_end=True,
+        exchanged_joker_locked=True,
+        exchange_set_needs_all_suits=True,
+        exchanged_joker_use="formation",
+        opening_min_points=int(options["opening_min_points"]),  # type: ignore[arg-type]
+        opening_structure=OpeningStructure(str(options["opening_structure"])),
+        sections={
+            "first_turn": "§9.5",
+            "acquire": "§9.6(1)",
+            "take_use": "§9.6(b)/(c)",
+            "opening": "§9.8",
+            "exchange_use": "§9.10",
+            "exchange_opened": "§9.10/A-55",
+        },
+    )
+
+
+def match_over(totals: Sequence[int], deals: int, options: Options) -> bool:
+    """A-63: after ``match_deals`` deals, or once a total reaches ``target_score``."""
+    target = options["target_score"]
+    return deals >= int(options["match_deals"]) or (  # type: ignore[arg-type]
+        target is not None and max(totals) >= int(target)
+    )
+
+
 REMI_RO = register(
     Variant(
         name="remi_ro",
@@ -850,6 +903,8 @@ REMI_RO = register(
         score_deal=score_deal,
         find_contract=find_contract,
         board_closes=board_closes,
+        play_rules=play_rules,
+        match_over=match_over,
         extra={"JOKER_KIND": JOKER_KIND},
     )
 )

@@ -16,7 +16,9 @@ __all__ = [
     "Contract",
     "DealLayout",
     "OpeningStructure",
+    "PlayRules",
     "SeatOutcome",
+    "TakeUse",
     "UnknownVariantError",
     "Variant",
     "all_variants",
@@ -30,23 +32,110 @@ class UnknownVariantError(ValueError):
 
 
 class OpeningStructure(StrEnum):
-    """What the formations of a first laydown must include (RULES §9.8)."""
+    """What the formations of a first laydown must include (RULES §5.5, §9.8, §10.5)."""
 
     NONE = "none"
     RUN_OR_ONES_SET = "run_or_ones_set"
     RUN_AND_SET = "run_and_set"
+    RUN = "run"
+
+
+class TakeUse(StrEnum):
+    """What a player who takes from the discard pile must do with the piece that turn."""
+
+    NONE = "none"
+    """Nothing (RULES §3.3, §6.3, §7.3, §8.3)."""
+    NEW_FORMATION = "new_formation"
+    """Lay it in a formation newly laid this turn (§5.3, §9.6(b))."""
+    NEW_FORMATION_IF_UNOPENED = "new_formation_if_unopened"
+    """Only an unopened player must: he opens with it (§10.3)."""
+    ON_TABLE = "on_table"
+    """Put it on the table this turn: a new meld, or a lay-off by a player opened before
+    this turn (§8.3 variation, A-37)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayRules:
+    """The structural switches of a variant's turn, derived from its options.
+
+    Each switch names the rule it encodes; the engine reads only these (and the
+    meld rules), never a variant's name.
+    """
+
+    preplay: bool = False
+    """Announcements before play: atu, doubles, swaps, reshuffle (RULES §9.4)."""
+    first_turn_draws: bool = True
+    """False: the first player's first turn is a discard only (§5.2, §9.5)."""
+    first_turn_may_meld: bool = True
+    """The first player may lay out on his discard-only first turn (§10.3, A-72)."""
+    first_round_restricted: bool = False
+    """Round 1 allows only draws and discards (§9.5(3))."""
+    first_discard_dead: bool = False
+    """The first discard can never be taken (§9.5(1))."""
+    take_any_column_tile: bool = False
+    """Any discard may be taken with all later ones (§9.6(c)); else only the top one."""
+    take_use: TakeUse = TakeUse.NONE
+    """The obligation attached to a taken discard."""
+    discard_taken_allowed: bool = True
+    """The piece taken from the discard pile may be discarded again the same turn (§2.5)."""
+    recycle_stock: bool = False
+    """An empty stock is replaced by the turned-over discard pile (§2.4); else the deal
+    ends after the turn in which the last stock piece was drawn (§9.11)."""
+    layoff_before_opening: bool = False
+    """Laying off is allowed before one's own first meld (§3.3, §4.3)."""
+    layoff_on_opening_turn: bool = False
+    """Laying off is allowed in the turn of the opening, after the opening melds."""
+    go_out_without_discard: bool = False
+    """Melding or laying off the last piece ends the deal (§3.6); else one piece must
+    stay for a final discard (§9.11, §10.7)."""
+    hand_waives_opening: bool = False
+    """Going out in one turn from the full hand ignores the opening rule (§5.6)."""
+    three_announcement: bool = False
+    """Announce 'three' at 3 pieces or pay the penalty (§9.11)."""
+    board_play: bool = False
+    """Play on the board with contracts (§9.13)."""
+    joker_layoff_own_only: bool = False
+    """A joker may be laid off only onto one's own formations (§9.6(2))."""
+    joker_exchange: bool = False
+    """A joker on the table can be exchanged for the piece it stands for."""
+    exchange_needs_opened_before: bool = False
+    """Only a player opened in an earlier turn may exchange (§8.5, A-39)."""
+    exchange_needs_opened_by_end: bool = False
+    """An exchanging player must be opened once the turn is committed (§9.10, A-55)."""
+    exchanged_joker_locked: bool = False
+    """An exchanged joker can never be exchanged again (§9.10)."""
+    exchange_set_needs_all_suits: bool = True
+    """A joker leaves a set only when all four suits lie there as naturals (§9.10)."""
+    exchanged_joker_use: str = "formation"
+    """``formation``: a new formation or one's own (§9.10); ``new_formation`` (§8.5);
+    ``none``: it may stay on the rack (§10.6, A-70)."""
+    opening_min_points: int = 0
+    """Points the first laydown must reach (§5.5, §8.5, §9.8, §10.5)."""
+    opening_structure: OpeningStructure = OpeningStructure.NONE
+    """What the first laydown must include."""
+    match_winner: str = "highest"
+    """``highest`` or ``lowest`` total wins the match."""
+    sections: Mapping[str, str] = field(default_factory=dict)
+    """Where this variant's rulebook states a shared rule, for error messages: keys
+    ``first_turn``, ``acquire``, ``take_use``, ``opening``, ``exchange_use``."""
+
+    def cite(self, key: str, fallback: str) -> str:
+        """The RULES section for ``key`` in this variant."""
+        return self.sections.get(key, fallback)
 
 
 @dataclass(frozen=True, slots=True)
 class DealLayout:
     """How a deal starts: who holds what, the draw order, and what lies face up.
 
-    ``stock`` is in draw order (``stock[0]`` is drawn first).
+    ``stock`` is in draw order (``stock[0]`` is drawn first); ``discard`` is the
+    discard pile, oldest first (a card game's up-card).
     """
 
     racks: tuple[tuple[int, ...], ...]
     stock: tuple[int, ...]
     first_seat: int
+    discard: tuple[int, ...] = ()
     indicator: int | None = None
     """The face-up indicator piece (tile games), or None."""
     double_game: bool = False
@@ -66,6 +155,10 @@ class Contract:
 class SeatOutcome:
     """What the scoring hook needs to know about one seat at the end of a deal."""
 
+    rack: tuple[Face, ...] = ()
+    """The faces left on the seat's rack or hand."""
+    hand: bool = False
+    """The seat went out in one turn from its full hand ("Hand", RULES §3.6)."""
     opened: bool
     board: bool
     three_violation: bool
@@ -115,6 +208,12 @@ class Variant:
         lambda faces, options: {}
     )
     """Faces a board player holding these pieces may discard to close, with the contract."""
+    play_rules: Callable[[Options], PlayRules] = lambda options: PlayRules()
+    """The turn's structural switches for these options."""
+    match_over: Callable[[Sequence[int], int, Options], bool] = (
+        lambda totals, deals, options: deals >= int(options.get("match_deals", 1))  # type: ignore[arg-type]
+    )
+    """Whether the match ends, given the totals and the number of deals played."""
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def resolve(self, players: int, given: Mapping[str, Any] | None = None) -> Options:
