@@ -26,7 +26,7 @@ from rummykit.engine.view import SeatView
 from rummykit.model.candidates import Candidate
 from rummykit.model.pieces import Face
 from rummykit.rules.variant import Variant, find_variant
-from rummykit.solver.opening import best_opening
+from rummykit.solver.opening import best_opening, opening_requirement
 
 __all__ = ["GreedyBot", "tile_usefulness"]
 
@@ -108,7 +108,7 @@ class GreedyBot:
                 lay = best_opening(
                     [*rack, tile],
                     variant,
-                    _NO_STRUCTURE if opened else view.options,
+                    _NO_STRUCTURE if opened else opening_requirement(variant, view.options),
                     keep=1,
                     must_include=tile,
                 )
@@ -127,13 +127,21 @@ class GreedyBot:
         if melds and not self._reset_this_turn:
             must = view.must_use[0] if view.must_use else None
             lay = best_opening(
-                rack, variant, _NO_STRUCTURE if opened else view.options, keep=1, must_include=must
+                rack,
+                variant,
+                _NO_STRUCTURE if opened else opening_requirement(variant, view.options),
+                keep=1,
+                must_include=must,
             )
             if lay.melds and (opened or lay.valid_opening):
                 actions: list[Action] = [_meld_action(c, rack[0]) for c in lay.melds]
                 self._plan = actions[1:]
                 return actions[0]
-        attaches = [a for a in legal if isinstance(a, Attach)]
+        # Lay-offs only once opened (before that they count only in a Hand), and never
+        # again after a reset in this turn.
+        attaches = [
+            a for a in legal if isinstance(a, Attach) and opened and not self._reset_this_turn
+        ]
         natural = [a for a in attaches if not a.face.is_joker]
         if natural:
             return max(natural, key=lambda a: variant.score_value(a.face))

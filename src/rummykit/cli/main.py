@@ -25,7 +25,7 @@ from rummykit.model.pieces import NotationError
 from rummykit.rules.meldcheck import check_meld
 from rummykit.rules.options import OptionError, parse_option_value
 from rummykit.rules.variant import UnknownVariantError, Variant, all_variants, find_variant
-from rummykit.solver.opening import best_opening
+from rummykit.solver.opening import best_opening, opening_requirement
 
 __all__ = ["cli", "main"]
 
@@ -58,6 +58,9 @@ def _options(variant: Variant, pairs: tuple[str, ...]) -> dict[str, Any]:
             raise click.BadParameter(str(exc), param_hint="--option") from None
     return out
 
+
+SIMULATION_RECYCLES = 3
+"""Stock recycles per deal in simulations when the user sets none (RULES A-05)."""
 
 _OPTION = click.option(
     "--option",
@@ -190,10 +193,17 @@ def simulate(
     as_json: bool,
     option_pairs: tuple[str, ...],
 ) -> None:
-    """Play bot games and print a summary (wins, mean deal score, turns per deal)."""
+    """Play bot games and print a summary (wins, mean deal score, turns per deal).
+
+    In card variants that recycle the stock (RULES §2.4) a deal could go on forever,
+    so unless you set -o max_stock_recycles=... it is capped at 3 (A-05).
+    """
     v = _variant(variant)
     n = players if players is not None else v.default_players
     options = _options(v, option_pairs)
+    if any(o.name == "max_stock_recycles" for o in v.options):
+        # RULES A-05: bots can recycle the stock forever; simulations cap it unless told.
+        options.setdefault("max_stock_recycles", SIMULATION_RECYCLES)
     try:
         v.resolve(n, options)
     except OptionError as exc:
@@ -364,7 +374,7 @@ def solve(
     if any(d is not None for d in declared):
         raise click.BadParameter("write jokers in a hand as plain J", param_hint="--hand")
     options = v.resolve(v.default_players, _options(v, option_pairs))
-    lay = best_opening(faces, v, options, keep=keep)
+    lay = best_opening(faces, v, opening_requirement(v, options), keep=keep)
     melds = []
     for cand in lay.melds:
         shown = []

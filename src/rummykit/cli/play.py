@@ -153,9 +153,11 @@ def play_interactive(
     if game.results:
         console.print(render_results(game.results, names))
     if game.is_over:
-        best = max(game.totals)
-        winners = [f"P{s + 1} {names[s]}" for s in range(game.players) if game.totals[s] == best]
-        console.print(f"[bold]Match over.[/] Winner: {', '.join(winners)} with {best}.")
+        seats = game.winners()
+        winners = [f"P{s + 1} {names[s]}" for s in seats]
+        console.print(
+            f"[bold]Match over.[/] Winner: {', '.join(winners)} with {game.totals[seats[0]]}."
+        )
     if save_to is not None:
         try:
             save_record(game, save_to, seats_json)

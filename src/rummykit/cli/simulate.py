@@ -27,6 +27,8 @@ class GameSummary:
     turns_per_deal: tuple[int, ...]
     actions: int
     ends: tuple[str, ...]
+    winners: tuple[int, ...] = ()
+    """Seats with the best total (the variant says whether highest or lowest is best)."""
 
 
 @dataclass(slots=True)
@@ -50,7 +52,7 @@ class SimulationSummary:
             self.deal_score_sum = [0] * self.players
         self.games += 1
         best = max(game.totals)
-        winners = [s for s, t in enumerate(game.totals) if t == best]
+        winners = game.winners or tuple(s for s, t in enumerate(game.totals) if t == best)
         for s in winners:
             self.wins[s] += 1 / len(winners)
         for scores in game.deal_scores:
@@ -109,6 +111,7 @@ def simulate_one(
         index=index,
         seed=seed,
         totals=tuple(game.totals),
+        winners=tuple(game.winners()),
         deal_scores=tuple(r.scores for r in game.results),
         turns_per_deal=tuple(turns[: len(game.results)]),
         actions=actions,

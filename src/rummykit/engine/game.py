@@ -344,6 +344,12 @@ class Game:
         """The round of the current deal (1 = the opening round)."""
         return self.turn_number // self.players + 1
 
+    def winners(self) -> list[int]:
+        """The seats with the best match total so far (highest, or lowest where the
+        variant counts penalties)."""
+        best = (min if self.play.match_winner == "lowest" else max)(self.totals)
+        return [s for s, t in enumerate(self.totals) if t == best]
+
     def rack_faces(self, seat: int) -> list[Face]:
         """The faces on ``seat``'s rack (full state: use :meth:`view` for players)."""
         return [self.faces[p] for p in self.racks[seat]]
@@ -1148,7 +1154,7 @@ class Game:
         self._end_deal("board", seat, action.face, contract)
 
     def _end_turn(self) -> None:
-        if not self.stock:
+        if not self.stock and not self.play.recycle_stock:
             # A-60: the deal ends after the turn in which the last stock tile was drawn.
             self._end_deal("exhaustion", None, None, None)
             return

@@ -31,7 +31,7 @@ from rummykit.model.melds import HIGH_ACE, MeldKind
 from rummykit.model.pieces import JOKER_KIND, Face
 from rummykit.rules.variant import OpeningStructure, Variant
 
-__all__ = ["Laydown", "best_laydown", "best_opening"]
+__all__ = ["Laydown", "best_laydown", "best_opening", "opening_requirement"]
 
 _RUN = 1
 _SET = 2
@@ -46,6 +46,7 @@ _ALLOWED: dict[OpeningStructure, frozenset[int]] = {
     # The lone set of 1s of RUN_OR_ONES_SET is not a class; it is checked apart.
     OpeningStructure.RUN_OR_ONES_SET: frozenset({_RUN, _RUN | _SET}),
     OpeningStructure.RUN_AND_SET: frozenset({_RUN | _SET}),
+    OpeningStructure.RUN: frozenset({_RUN, _RUN | _SET}),
 }
 
 
@@ -90,6 +91,16 @@ def best_opening(
         return Laydown((), 0, False)
     melds, points = found
     return Laydown(melds, points, points >= minimum)
+
+
+def opening_requirement(variant: Variant, options: Mapping[str, object]) -> dict[str, object]:
+    """The ``opening_structure``/``opening_min_points`` a variant's resolved options imply,
+    in the form :func:`best_opening` reads (RULES §5.5, §8.5, §9.8, §10.5)."""
+    play = variant.play_rules(options)  # type: ignore[arg-type]
+    return {
+        "opening_structure": str(play.opening_structure),
+        "opening_min_points": play.opening_min_points,
+    }
 
 
 def best_laydown(faces: Sequence[Face], variant: Variant, *, keep: int = 0) -> Laydown:

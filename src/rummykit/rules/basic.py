@@ -1,0 +1,133 @@
+"""Basic Rummy, "Običan Remi" (RULES §3)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rummykit.model.melds import MeldRules
+from rummykit.model.pieces import Face
+from rummykit.rules.cards import RECYCLE_OPTIONS, card_pack, deal_in_packets, target_or_deals_over
+from rummykit.rules.options import OptionKind, Options, OptionSpec
+from rummykit.rules.variant import DealLayout, PlayRules, SeatOutcome, TakeUse, Variant, register
+
+__all__ = ["BASIC", "CARDS_PER_PLAYER", "VALUES", "deal", "score_deal"]
+
+PACK = card_pack(1, 0)
+"""RULES §3.1: one 52-card pack, no jokers."""
+
+CARDS_PER_PLAYER = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
+"""RULES §3.2: cards dealt to each player by table size."""
+
+VALUES = {1: 1, **{r: r for r in range(2, 11)}, 11: 10, 12: 10, 13: 10}
+"""RULES §3.8: A = 1, 2-10 face value, J/Q/K = 10."""
+
+MELD_RULES = MeldRules(
+    min_size=3,
+    ace_low=True,
+    ace_high=False,  # §3.4: the ace is low only; Q-K-A and K-A-2 are not runs
+    ace_both_ends=False,
+    set_distinct_suits=True,
+    set_max_size=4,
+)
+
+_OPTIONS = (
+    OptionSpec(
+        name="match_mode",
+        default="target",
+        choices=("target", "deals"),
+        doc="§3.8/A-08: race to target_score, or play match_deals deals.",
+    ),
+    OptionSpec(
+        name="target_score",
+        default=750,
+        minimum=1,
+        maximum=1_000_000,
+        doc="§3.8: the first total to reach it wins (match_mode target).",
+    ),
+    OptionSpec(
+        name="match_deals",
+        default=4,
+        minimum=1,
+        maximum=1000,
+        kind=OptionKind.ENGINE,
+        doc="§3.8: number of deals (match_mode deals).",
+    ),
+    OptionSpec(
+        name="allow_go_out_without_discard",
+        default=True,
+        doc="§3.6/A-06: melding or laying off the last card ends the deal without a discard.",
+    ),
+    OptionSpec(
+        name="hand_bonus_multiplier",
+        default=2,
+        minimum=1,
+        maximum=10,
+        doc="§3.8: multiplier when the winner made a Hand (all cards in one turn).",
+    ),
+    *RECYCLE_OPTIONS,
+)
+
+
+def deal(order: Sequence[int], players: int, dealer: int, options: Options) -> DealLayout:
+    """RULES §3.2: one card at a time from the dealer's right; then the up-card."""
+    first = (dealer + 1) % players
+    return deal_in_packets(order, players, first, [1] * CARDS_PER_PLAYER[players], upcard=True)
+
+
+def score_deal(
+    outcomes: Sequence[SeatOutcome], double_game: bool, closing: Face | None, options: Options
+) -> tuple[int, ...]:
+    """RULES §3.8: the winner collects every opponent's hand value (×2 for a Hand)."""
+    winner = next((i for i, o in enumerate(outcomes) if o.closed), None)
+    scores = [0] * len(outcomes)
+    if winner is not None:
+        total = sum(sum(VALUES[f.rank] for f in o.rack) for o in outcomes)
+        if outcomes[winner].hand:
+            total *= int(options["hand_bonus_multiplier"])  # type: ignore[arg-type]
+        scores[winner] = total
+    return tuple(scores)
+
+
+def play_rules(options: Options) -> PlayRules:
+    """RULES §3.3-§3.7."""
+    return PlayRules(
+        take_use=TakeUse.NONE,
+        discard_taken_allowed=bool(options["allow_discard_of_taken_discard"]),
+        recycle_stock=True,
+        layoff_before_opening=True,  # §3.3: lay off before one's own first meld
+        go_out_without_discard=bool(options["allow_go_out_without_discard"]),
+        sections={"acquire": "§3.3", "opening": "§3.5"},
+    )
+
+
+BASIC = register(
+    Variant(
+        name="basic",
+        title='Basic Rummy ("Običan Remi")',
+        aliases=("rummy", "obican", "obican-remi"),
+        rules_section="§3",
+        summary=(
+            "One 52-card pack, no jokers, 2-6 players (10/7/7/6/6 cards). Draw the top of "
+            "the stock or of the discard pile; meld runs (ace low only) and sets; lay off on "
+            "any meld, even before your own first meld; discard. Go out by melding or laying "
+            "off everything, with or without a final discard. The winner collects the cards "
+            "left in every opponent's hand (A=1, J/Q/K=10), doubled for a Hand (all cards in "
+            "one turn). First to 750 wins."
+        ),
+        material=PACK.material,
+        min_players=2,
+        max_players=6,
+        default_players=4,
+        meld_rules=MELD_RULES,
+        options=_OPTIONS,
+        pieces=lambda options: PACK,
+        # §3.5: no opening requirement; the value of the cards laid lets a solver or a bot
+        # prefer laying high cards (they would count against it in an opponent's win).
+        opening_value=lambda kind, position: VALUES.get(1 if position == 14 else position, 0),
+        score_value=lambda face: VALUES[face.rank] if not face.is_joker else 0,
+        deal=lambda pieces, order, players, dealer, options: deal(order, players, dealer, options),
+        score_deal=score_deal,
+        play_rules=play_rules,
+        match_over=target_or_deals_over,
+    )
+)

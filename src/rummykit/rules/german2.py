@@ -1,0 +1,200 @@
+"""German Rummy for two, "Njemački Remi" (RULES §5)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules
+from rummykit.model.pieces import Face
+from rummykit.rules.cards import RECYCLE_OPTIONS, card_pack
+from rummykit.rules.options import OptionKind, Options, OptionSpec
+from rummykit.rules.variant import (
+    DealLayout,
+    OpeningStructure,
+    PlayRules,
+    SeatOutcome,
+    TakeUse,
+    Variant,
+    register,
+)
+
+__all__ = ["GERMAN2", "PENALTY", "deal", "opening_value", "score_deal"]
+
+PACK = card_pack(2, 0)
+"""RULES §5.1: two 52-card packs, no jokers."""
+
+PENALTY = {1: 10, **{r: r for r in range(2, 11)}, 11: 10, 12: 10, 13: 10}
+"""RULES §5.9: A = 10, K/Q/J = 10, 2-10 face value."""
+
+MELD_RULES = MeldRules(
+    min_size=3,
+    ace_low=True,
+    ace_high=True,
+    ace_both_ends=False,  # §5.4: low or high, not both; no wrap
+    set_distinct_suits=True,  # §5.4: all different suits, so at most 4
+    set_max_size=4,
+)
+
+ENGINE = OptionKind.ENGINE
+_OPTIONS = (
+    OptionSpec(
+        name="opening_min_points",
+        default=51,
+        minimum=0,
+        maximum=500,
+        doc="§5.5: points the first laydown must reach.",
+    ),
+    OptionSpec(
+        name="opening_requires_run",
+        default=True,
+        doc="§5.5: the first laydown includes at least one run.",
+    ),
+    OptionSpec(
+        name="discard_take_requires_new_meld",
+        default=True,
+        doc="§5.3/A-15: the top discard is taken only to lay it in a new meld this turn.",
+    ),
+    OptionSpec(
+        name="dealer_first_turn_discard_only",
+        default=True,
+        doc="§5.2: the dealer's first turn is a discard without a draw.",
+    ),
+    OptionSpec(
+        name="dealer_may_meld_first_turn",
+        default=False,
+        kind=ENGINE,
+        doc="A-14: the dealer may lay melds on that first turn.",
+    ),
+    OptionSpec(
+        name="layoff_on_opening_turn",
+        default=True,
+        kind=ENGINE,
+        doc="A-17: lay-offs are allowed right after the opening melds, in the same turn.",
+    ),
+    OptionSpec(
+        name="allow_go_out_without_discard",
+        default=True,
+        kind=ENGINE,
+        doc="A-18: melding or laying off the last card ends the deal without a discard.",
+    ),
+    OptionSpec(
+        name="unopened_loser_penalty",
+        default=100,
+        minimum=0,
+        maximum=10_000,
+        doc="§5.9: flat penalty of a loser who never opened.",
+    ),
+    OptionSpec(
+        name="match_loss_threshold",
+        default=200,
+        minimum=1,
+        maximum=100_000,
+        doc="§5.9/A-19: a total strictly above this loses the match.",
+    ),
+    *RECYCLE_OPTIONS,
+)
+
+
+def opening_value(kind: MeldKind, position: int) -> int:
+    """RULES §5.5/A-16: the ace is 1 only as the low ace of a run, else 10; court 10."""
+    if kind is MeldKind.RUN and position == 1:
+        return 1
+    rank = 1 if position == HIGH_ACE else position
+    return PENALTY.get(rank, 0)
+
+
+def deal(order: Sequence[int], players: int, dealer: int, options: Options) -> DealLayout:
+    """RULES §5.2: dealer 3, then packets of 2, opponent first, until 15 and 14.
+
+    The dealer plays first; no card is turned up.
+    """
+    opponent = 1 - dealer
+    racks: list[list[int]] = [[], []]
+    racks[dealer].extend(order[0:3])
+    i = 3
+    for _ in range(6):
+        racks[opponent].extend(order[i : i + 2])
+        racks[dealer].extend(order[i + 2 : i + 4])
+        i += 4
+    racks[opponent].extend(order[i : i + 2])
+    i += 2
+    return DealLayout(
+        racks=(tuple(racks[0]), tuple(racks[1])), stock=tuple(order[i:]), first_seat=dealer
+    )
+
+
+def score_deal(
+    outcomes: Sequence[SeatOutcome], double_game: bool, closing: Face | None, options: Options
+) -> tuple[int, ...]:
+    """RULES §5.9: the winner records nothing; the loser his hand (100 if unopened)."""
+    winner = next((i for i, o in enumerate(outcomes) if o.closed), None)
+    if winner is None:
+        return (0,) * len(outcomes)
+    flat = int(options["unopened_loser_penalty"])  # type: ignore[arg-type]
+    return tuple(
+        0 if i == winner else (sum(PENALTY[f.rank] for f in o.rack) if o.opened else flat)
+        for i, o in enumerate(outcomes)
+    )
+
+
+def match_over(totals: Sequence[int], deals: int, options: Options) -> bool:
+    """RULES §5.9/A-19: the first total strictly above the threshold loses."""
+    return max(totals) > int(options["match_loss_threshold"])  # type: ignore[arg-type]
+
+
+def play_rules(options: Options) -> PlayRules:
+    """RULES §5.2-§5.8."""
+    return PlayRules(
+        first_turn_draws=not options["dealer_first_turn_discard_only"],
+        first_turn_may_meld=bool(options["dealer_may_meld_first_turn"]),
+        take_use=(
+            TakeUse.NEW_FORMATION if options["discard_take_requires_new_meld"] else TakeUse.NONE
+        ),
+        discard_taken_allowed=bool(options["allow_discard_of_taken_discard"]),
+        recycle_stock=True,
+        layoff_on_opening_turn=bool(options["layoff_on_opening_turn"]),
+        go_out_without_discard=bool(options["allow_go_out_without_discard"]),
+        hand_waives_opening=True,
+        opening_min_points=int(options["opening_min_points"]),  # type: ignore[arg-type]
+        opening_structure=(
+            OpeningStructure.RUN if options["opening_requires_run"] else OpeningStructure.NONE
+        ),
+        match_winner="lowest",
+        sections={
+            "first_turn": "§5.2/A-14",
+            "acquire": "§5.3",
+            "take_use": "§5.3/A-15",
+            "opening": "§5.5",
+        },
+    )
+
+
+GERMAN2 = register(
+    Variant(
+        name="german2",
+        title='German Rummy for two ("Njemački Remi")',
+        aliases=("njemacki", "njemacki-remi", "german-two"),
+        rules_section="§5",
+        summary=(
+            "Two packs, no jokers, exactly 2 players. The dealer gets 15 cards and opens the "
+            "discard pile with a discard-only first turn; the opponent gets 14. Draw from the "
+            "stock; the top discard only to lay it in a new meld at once. First laydown: 51 "
+            "points including a run (ace 1 only as a low run ace, else 10). Lay off only once "
+            "opened. A Hand (all cards in one turn) needs no opening. The loser is charged "
+            "his hand (100 if never opened); over 200 loses the match."
+        ),
+        material=PACK.material,
+        min_players=2,
+        max_players=2,
+        default_players=2,
+        meld_rules=MELD_RULES,
+        options=_OPTIONS,
+        pieces=lambda options: PACK,
+        opening_value=opening_value,
+        score_value=lambda face: PENALTY[face.rank] if not face.is_joker else 0,
+        deal=lambda pieces, order, players, dealer, options: deal(order, players, dealer, options),
+        score_deal=score_deal,
+        play_rules=play_rules,
+        match_over=match_over,
+    )
+)
