@@ -241,7 +241,7 @@ class Game:
         self._slots_by_formation: dict[int, tuple[Formation, dict[int, int]]] = {}
         limit = self.options.get("rack_max_after_turn")
         self._rack_max = int(limit) if isinstance(limit, int) else 10**6
-        self.rules = self.variant.meld_rules
+        self.rules = self.variant.rules_for(self.options)
         self.play = self.variant.play_rules(self.options)
         if rng is None:
             seed = secrets.randbelow(2**63) if seed is None else seed

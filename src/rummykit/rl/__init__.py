@@ -26,8 +26,7 @@ try:
     import pettingzoo as _pettingzoo  # type: ignore[import-untyped]  # noqa: F401
 except ImportError as exc:  # pragma: no cover - depends on the installation
     raise ImportError(
-        f"rummykit.rl needs the 'rl' extra ({exc.name} is missing): "
-        "pip install 'rummykit[rl]'"
+        f"rummykit.rl needs the 'rl' extra ({exc.name} is missing): pip install 'rummykit[rl]'"
     ) from exc
 
 from rummykit.rl.actions import ActionBlock, ActionCodec, UnencodableActionError, action_codec

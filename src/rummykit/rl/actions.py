@@ -10,7 +10,7 @@ pieces can make; ``S`` = the variant's most players; ``P`` = the piece count):
 block               size                        action
 ==================  ==========================  ====================================
 ``draw``            1                           ``draw``
-``take``            P - 1                       ``take i`` for column position i = 1..P-1
+``take``            P                           ``take i`` for column position i = 0..P-1
 ``meld``            every formation the full    ``meld [...]``, ordered by (kind, suit,
                     piece set can make          positions, kinds)
 ``attach``          T × (K + 52)                per target ``m1..mT``: ``attach X`` for each
@@ -132,7 +132,9 @@ class ActionCodec:
         faces = self._faces
         targets = range(1, self.max_formations + 1)
         block("draw", [Draw()])
-        block("take", [TakeColumn(i) for i in range(1, self.piece_count)])
+        # Position 0 is never legal where the first discard is dead (remi_ro), but
+        # variants without a dead tile may take it.
+        block("take", [TakeColumn(i) for i in range(self.piece_count)])
         block("meld", self._meld_catalogue(variant, pieces))
         block(
             "attach",
@@ -183,9 +185,7 @@ class ActionCodec:
         """``table[i]`` is the engine action numbered ``i``."""
         self.blocks: tuple[ActionBlock, ...] = tuple(blocks)
         self._block = {b.name: b for b in blocks}
-        self._meld_index: dict[Action, int] = {
-            a: i for i, a in enumerate(table) if type(a) is Meld
-        }
+        self._meld_index: dict[Action, int] = {a: i for i, a in enumerate(table) if type(a) is Meld}
         self._other_index: dict[Action, int] = {
             a: i
             for i, a in enumerate(table)
@@ -195,7 +195,7 @@ class ActionCodec:
         # remember them by identity (the entry holds the object, so its id stays
         # valid) to skip hashing their face tuples.
         self._by_id: dict[int, tuple[Action, int]] = {}
-        self._take = self._block["take"].start - 1
+        self._take = self._block["take"].start
         self._attach = self._block["attach"].start
         self._exchange = self._block["exchange"].start
         if len(set(self.table)) != len(self.table):
@@ -253,13 +253,15 @@ class ActionCodec:
                 return index
             if kind is TakeColumn:
                 assert isinstance(action, TakeColumn)
-                if 1 <= action.index < self.piece_count:
+                if 0 <= action.index < self.piece_count:
                     return self._take + action.index
             elif kind is Attach:
                 assert isinstance(action, Attach)
                 if 1 <= action.target <= self.max_formations:
-                    slot = action.face.kind if action.declared is None else (
-                        KINDS + action.declared.kind
+                    slot = (
+                        action.face.kind
+                        if action.declared is None
+                        else (KINDS + action.declared.kind)
                     )
                     if action.declared is None or (
                         action.face.is_joker and not action.declared.is_joker

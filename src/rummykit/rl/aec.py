@@ -5,8 +5,9 @@ observation is ``{"observation": float32 vector, "action_mask": int8 vector}``
 built from that seat's view alone.  Rewards are true deal scores: when a deal
 ends every agent receives its deal score (read it from ``last()`` on its next
 turn, or at the end); nothing is given in between.  An episode is one deal
-unless ``match_deals`` says otherwise; between deals the environment plays
-``next`` itself.  See ``docs/rl.md``.
+unless a match option (``match_deals``, ``match_mode``, ``target_score``) is
+passed; then it is the match, and between deals the environment plays ``next``
+itself.  See ``docs/rl.md``.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
     # An instance attribute, as in AECEnv; each instance names its variant.
     metadata: dict[str, Any] = {  # noqa: RUF012
         "render_modes": ["human", "ansi"],
+        "render_fps": 4,
         "name": "rummykit_v0",
         "is_parallelizable": False,
     }
@@ -173,7 +175,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             for a, r in zip(self.possible_agents, self.table.rewards(outcome.deal), strict=True):
                 self.rewards[a] = r
                 self.infos[a] = {"deal": outcome.deal.deal, "deal_scores": outcome.deal.scores}
-        if outcome.match_over:
+        if outcome.finished:
             self.terminations = dict.fromkeys(self.agents, True)
         elif outcome.truncated:
             self.truncations = dict.fromkeys(self.agents, True)

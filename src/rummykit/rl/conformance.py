@@ -80,8 +80,9 @@ def check_action_encoding(
 ) -> int:
     """Play ``steps`` masked random steps, checking every state (:func:`check_legal_set`).
 
-    Every masked number is verified by the engine before one is played.  Episodes are one deal each, truncated after
-    ``max_steps_per_deal``.  Returns the number of deals played.
+    Every masked number is verified by the engine before one is played.
+    Episodes are one deal each, truncated after ``max_steps_per_deal``.
+    Returns the number of deals played.
     """
     table = Table(variant, players, options or {}, max_steps_per_deal=max_steps_per_deal)
     rng = random.Random(seed)

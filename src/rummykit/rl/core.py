@@ -26,6 +26,7 @@ from rummykit.rules.variant import Variant, find_variant
 
 __all__ = [
     "DEFAULT_MAX_STEPS_PER_DEAL",
+    "MATCH_OPTIONS",
     "REWARD_MODES",
     "InvalidActionError",
     "RewardMode",
@@ -36,7 +37,13 @@ __all__ = [
 RewardMode = Literal["score", "relative"]
 REWARD_MODES: tuple[RewardMode, ...] = ("score", "relative")
 """``score``: each seat's true deal score; ``relative``: its score minus the mean of
-the other seats' scores (an explicit, opt-in shaping that makes the game zero-sum)."""
+the other seats' scores (an explicit, opt-in shaping that makes the game zero-sum).
+In variants whose match is won with the *lowest* total (penalty points), rewards
+are the negated scores, so that more reward is always better."""
+
+MATCH_OPTIONS = ("match_deals", "match_mode", "target_score")
+"""Variant options that set a match's length: passing any of them makes an episode
+the whole match, as the variant's rules end it; otherwise an episode is one deal."""
 
 DEFAULT_MAX_STEPS_PER_DEAL = 5_000
 """Agent actions allowed in one deal before the episode is truncated.
@@ -51,10 +58,11 @@ class InvalidActionError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class StepOutcome:
-    """What one applied action did: the deal it ended, if any, and the match end."""
+    """What one applied action did: the deal it ended (if any) and the episode's state."""
 
     deal: DealResult | None
-    match_over: bool
+    finished: bool
+    """The episode is over: its deal, or its match, has ended."""
     truncated: bool
 
 
@@ -74,8 +82,9 @@ class Table:
     """A match of one variant driven by action numbers.
 
     ``options`` are the variant's options, validated by the variant (an unknown
-    name or a bad value raises :class:`~rummykit.rules.OptionError`).  Unless
-    given, ``match_deals`` is 1: an episode is one deal.
+    name or a bad value raises :class:`~rummykit.rules.OptionError`) and passed
+    to the engine unchanged.  An episode is one deal unless ``options`` holds one
+    of :data:`MATCH_OPTIONS`; then it is the whole match.
     """
 
     def __init__(
@@ -91,11 +100,10 @@ class Table:
         self.variant = find_variant(variant) if isinstance(variant, str) else variant
         self.players = self.variant.default_players if players is None else int(players)
         given = dict(options)
-        names = {spec.name for spec in self.variant.options}
-        if "match_deals" in names:
-            given.setdefault("match_deals", 1)
         self.options: dict[str, Any] = given
         resolved = self.variant.resolve(self.players, given)  # raises OptionError
+        self.whole_match = any(name in given for name in MATCH_OPTIONS)
+        """Episodes are matches (else single deals)."""
         if reward not in REWARD_MODES:
             raise OptionError(f"reward = {reward!r} is not allowed; use 'score' | 'relative'")
         if max_steps_per_deal < 1:
@@ -107,8 +115,11 @@ class Table:
         self.codec: ActionCodec = action_codec(self.variant, pieces)
         self.encoder: ObservationEncoder = observation_encoder(self.variant, pieces)
         self.game: Game = Game(self.variant, self.players, given, seed=0)
+        # Penalty variants (lowest total wins) count a deal's points against a seat.
+        self.reward_sign = -1.0 if self.game.play.match_winner == "lowest" else 1.0
         self.steps_in_deal = 0
         self.truncated = False
+        self.finished = False
         self._legal_key = -1
         self._legal: dict[int, Action] = {}
 
@@ -119,12 +130,13 @@ class Table:
         self.game = Game(self.variant, self.players, self.options, seed=seed)
         self.steps_in_deal = 0
         self.truncated = False
+        self.finished = False
         self._legal_key = -1
 
     @property
     def is_over(self) -> bool:
-        """The match has ended or the episode was truncated."""
-        return self.game.is_over or self.truncated
+        """The episode has ended (its deal or match is over) or was truncated."""
+        return self.finished or self.truncated
 
     @property
     def to_move(self) -> int:
@@ -174,12 +186,14 @@ class Table:
         deal = game.results[-1] if len(game.results) > deals else None
         if deal is not None:
             self.steps_in_deal = 0
-            if game.phase is Phase.DEAL_END:
+            if game.is_over or not self.whole_match:
+                self.finished = True
+            elif game.phase is Phase.DEAL_END:
                 # Starting the next deal is no one's decision: the environment plays it.
                 game.apply(NextDeal())
         elif self.steps_in_deal >= self.max_steps_per_deal:
             self.truncated = True
-        return StepOutcome(deal, game.is_over, self.truncated)
+        return StepOutcome(deal, self.finished, self.truncated)
 
     def _index(self, action: Any) -> int:
         if isinstance(action, bool | float) or action is None:
@@ -211,9 +225,10 @@ class Table:
 
     def rewards(self, deal: DealResult) -> list[float]:
         """Each seat's reward for ``deal`` under the reward mode and scale."""
+        scale = self.reward_scale * self.reward_sign
         scores = deal.scores
         if self.reward_mode == "score":
-            return [s * self.reward_scale for s in scores]
+            return [s * scale for s in scores]
         total = sum(scores)
         others = max(1, len(scores) - 1)
-        return [(s - (total - s) / others) * self.reward_scale for s in scores]
+        return [(s - (total - s) / others) * scale for s in scores]

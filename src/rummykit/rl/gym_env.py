@@ -27,6 +27,7 @@ from rummykit.bots import Bot, make_bot
 from rummykit.engine import Game, view
 from rummykit.rl.aec import Observation, observation_space
 from rummykit.rl.core import DEFAULT_MAX_STEPS_PER_DEAL, RewardMode, StepOutcome, Table
+from rummykit.rl.observation import seat_view
 from rummykit.rl.render import render_text
 from rummykit.rules.options import OptionError
 from rummykit.rules.variant import Variant, all_variants
@@ -50,14 +51,18 @@ class RummyGymEnv(gymnasium.Env[Observation, np.int64]):
     does: ``"raise"`` (default) raises the engine's error naming the rule;
     ``"random"`` plays a uniformly random legal action instead and sets
     ``info["illegal_action"]`` (for agents that ignore the mask, such as
-    Gymnasium's ``check_env``).  ``reward``, ``reward_scale``,
+    Gymnasium's ``check_env``).  ``bot_history`` gives the bots complete views;
+    by default their ``view.history`` is empty, because the engine formats the
+    whole public log as text on every :func:`~rummykit.engine.view` call (the
+    cost grows with the deal) and rummykit's bots never read it.  ``reward``,
+    ``reward_scale``,
     ``max_steps_per_deal`` and the variant ``options`` are as for
     :class:`~rummykit.rl.RummyEnv`; the reward of a step is the learner's share
     of every deal that ended during it.
     """
 
     # An instance attribute in gymnasium.Env, so not a ClassVar here either.
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"]}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -67,6 +72,7 @@ class RummyGymEnv(gymnasium.Env[Observation, np.int64]):
         opponents: str | Sequence[str] = "random",
         learner_seat: int | None = 0,
         illegal_action: IllegalActionMode = "raise",
+        bot_history: bool = False,
         render_mode: str | None = None,
         reward: RewardMode = "score",
         reward_scale: float = 1.0,
@@ -100,6 +106,7 @@ class RummyGymEnv(gymnasium.Env[Observation, np.int64]):
         self.fixed_seat = learner_seat
         self.learner_seat = 0 if learner_seat is None else learner_seat
         self.illegal_action: IllegalActionMode = illegal_action
+        self._bot_view = view if bot_history else seat_view
         self.render_mode = render_mode
         self.observation_space = cast(
             spaces.Space[Observation],
@@ -135,9 +142,7 @@ class RummyGymEnv(gymnasium.Env[Observation, np.int64]):
         del reward  # no deal can end before everyone has acted
         return self._observe(), info
 
-    def step(
-        self, action: Any
-    ) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Play the learner's action, then the bots' until the learner is to move."""
         table = self.table
         if table.is_over:
@@ -155,8 +160,8 @@ class RummyGymEnv(gymnasium.Env[Observation, np.int64]):
         return (
             self._observe(),
             reward + more,
-            table.game.is_over,
-            table.truncated and not table.game.is_over,
+            table.finished,
+            table.truncated,
             info,
         )
 
@@ -203,9 +208,9 @@ class RummyGymEnv(gymnasium.Env[Observation, np.int64]):
         while not table.is_over and table.to_move != self.learner_seat:
             seat = table.to_move
             legal = table.legal()
-            # Bots get the full view, history included, exactly as play_turn gives it.
+            # As in play_turn: the seat's view and the legal actions, nothing else.
             chosen = self._seat_bots[seat].choose(
-                view(table.game, seat), list(legal.values()), self._bot_rng
+                self._bot_view(table.game, seat), list(legal.values()), self._bot_rng
             )
             reward += self._credit(table.play(table.codec.encode(chosen)), info)
         return reward, info

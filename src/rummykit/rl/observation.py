@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rummykit.engine import Game, Phase, SeatView, view
+from rummykit.engine.view import FormationView
 from rummykit.model.pieces import JOKER_KIND, PieceSet
 from rummykit.rules.variant import Variant
 
@@ -97,7 +98,11 @@ class ObservationEncoder:
             ("unseen", k, "copies the observer has not seen (racks of others, stock)"),
             ("indicator", k, "one-hot: the face-up indicator (tile variants)"),
             ("scalars", _SCALARS, "see ObservationEncoder.SCALARS"),
-            ("seats", s * _SEAT_FEATURES, "per relative seat: see ObservationEncoder.SEAT"),
+            (
+                "seats",
+                s * _SEAT_FEATURES,
+                "per feature of ObservationEncoder.SEAT, one slot per relative seat",
+            ),
             (
                 "formations",
                 self.max_formations * (_FORMATION_BASE + s),
@@ -114,6 +119,13 @@ class ObservationEncoder:
         """Length of the observation vector."""
         self._at = {b.name: b.start for b in blocks}
         self._formation_stride = _FORMATION_BASE + s
+        # Formation rows depend only on the formation and its owner's relative seat:
+        # (notation, kind, id, owner offset) -> (one-hot indices, fraction indices, values).
+        self._formation_rows: dict[
+            tuple[str, str, int, int], tuple[list[int], list[int], list[float]]
+        ] = {}
+        # The fraction-valued positions written on every call, by player count.
+        self._fixed_fractions: dict[int, list[int]] = {}
         # Count blocks are divided by the copies of each face kind; one-hots by 1.
         scale = np.ones(self.size, dtype=np.float32)
         for name in ("rack", "must_use", "column", "table"):
@@ -147,7 +159,8 @@ class ObservationEncoder:
         "is the maker",
         "played first this deal",
     )
-    """Features of each relative seat slot, in order."""
+    """Features of the ``seats`` block, in order; each has one slot per relative seat
+    (slot 0 is the observer, slot 1 the next seat to play, ...)."""
     FORMATION = (
         "formation present",
         "is a run",
@@ -185,13 +198,63 @@ class ObservationEncoder:
             at["to_move"] + (v.to_move - me) % n,
         ]
         idx += [rack_at + f.kind for f in v.rack]
-        base = at["must_use"]
-        idx += [base + f.kind for f in v.must_use]
+        if v.must_use:
+            base = at["must_use"]
+            idx += [base + f.kind for f in v.must_use]
         column = v.column
         idx += [column_at + f.kind for f in column]
-        idx += [table_at + f.kind for formation in v.table for f in formation.faces]
-        fidx: list[int] = []
-        fval: list[float] = []
+        if v.indicator is not None:
+            idx.append(at["indicator"] + v.indicator.kind)
+        fidx = self._fixed_fractions.get(n)
+        if fidx is None:
+            fidx = self._fixed_fractions[n] = self._fraction_positions(n)
+        fidx = fidx[:]
+        pieces = self.piece_count
+        fval = [
+            min(v.round, _ROUND_CAP) / _ROUND_CAP,
+            v.stock_count / pieces,
+            len(column) / pieces,
+            min(v.deal_number, _DEALS_CAP) / _DEALS_CAP,
+            v.indicator_in_stock,
+            v.double_game,
+            v.swap_offer is not None,
+            min(1.0, v.pending_jokers * self._joker_scale),
+            min(v.laid_points, _POINTS_CAP) / _POINTS_CAP,
+        ]
+        # Seat features, feature-major: rotate each per-seat tuple so the observer is
+        # first, then write one slot per seat.
+        s = self.max_players
+        base = at["seats"]
+        idx += range(base, base + n)  # present
+        sizes = v.rack_sizes[me:] + v.rack_sizes[:me]
+        turns = v.turns_taken[me:] + v.turns_taken[:me]
+        totals = v.totals[me:] + v.totals[:me]
+        fval += [min(x, _RACK_CAP) / _RACK_CAP for x in sizes]
+        fval += v.opened[me:] + v.opened[:me]
+        fval += v.board[me:] + v.board[:me]
+        fval += v.announced_three[me:] + v.announced_three[:me]
+        fval += v.atu[me:] + v.atu[:me]
+        fval += [min(x, _TURNS_CAP) / _TURNS_CAP for x in turns]
+        fval += [math.tanh(x / _TOTAL_SCALE) for x in totals]
+        for seat, announced in enumerate(v.doubles_announced):
+            for category in announced:
+                idx.append(base + (6 + _DOUBLES.index(category)) * s + (seat - me) % n)
+        idx.append(base + 11 * s + (v.maker - me) % n)
+        idx.append(base + 12 * s + (v.first_seat - me) % n)
+        table = v.table
+        if table:
+            idx += [table_at + f.kind for formation in table for f in formation.faces]
+            rows = self._formation_rows
+            for formation in table[: self.max_formations]:
+                key = (formation.notation, formation.kind, formation.id, (formation.owner - me) % n)
+                row = rows.get(key)
+                if row is None:
+                    if len(rows) > 50_000:
+                        rows.clear()
+                    row = rows[key] = self._formation_row(formation, key[3])
+                idx += row[0]
+                fidx += row[1]
+                fval += row[2]
         if column:
             idx.append(at["column_top"] + column[-1].kind)
             base = at["column_depth"]
@@ -201,62 +264,6 @@ class ObservationEncoder:
                 nearest.setdefault(column[i].kind, top - i)
             fidx += [base + kind for kind in nearest]
             fval += [1.0 / (1 + depth) for depth in nearest.values()]
-        if v.indicator is not None:
-            idx.append(at["indicator"] + v.indicator.kind)
-        base = at["scalars"]
-        pieces = self.piece_count
-        fidx += range(base, base + _SCALARS)
-        fval += (
-            min(v.round, _ROUND_CAP) / _ROUND_CAP,
-            v.stock_count / pieces,
-            len(column) / pieces,
-            min(v.deal_number, _DEALS_CAP) / _DEALS_CAP,
-            float(v.indicator_in_stock),
-            float(v.double_game),
-            float(v.swap_offer is not None),
-            min(1.0, v.pending_jokers * self._joker_scale),
-            min(v.laid_points, _POINTS_CAP) / _POINTS_CAP,
-        )
-        base = at["seats"]
-        fidx += range(base, base + n * _SEAT_FEATURES)
-        for rel in range(n):
-            seat = (me + rel) % n
-            doubles = v.doubles_announced[seat]
-            fval += (
-                1.0,
-                min(v.rack_sizes[seat], _RACK_CAP) / _RACK_CAP,
-                float(v.opened[seat]),
-                float(v.board[seat]),
-                float(v.announced_three[seat]),
-                float(v.atu[seat]),
-                float("small" in doubles),
-                float("big" in doubles),
-                float("key" in doubles),
-                min(v.turns_taken[seat], _TURNS_CAP) / _TURNS_CAP,
-                math.tanh(v.totals[seat] / _TOTAL_SCALE),
-                float(seat == v.maker),
-                float(seat == v.first_seat),
-            )
-        base = at["formations"]
-        stride = self._formation_stride
-        joker_scale = self._joker_scale
-        for formation in v.table[: self.max_formations]:
-            o = base + (formation.id - 1) * stride
-            is_run = formation.kind == "run"
-            suits = {f.kind // 13 for f in formation.faces if f.kind != JOKER_KIND}
-            jokers = len(formation.faces) - sum(f.kind != JOKER_KIND for f in formation.faces)
-            idx += (o, o + 1 if is_run else o + 2, o + _FORMATION_BASE + (formation.owner - me) % n)
-            idx += [o + 7 + suit for suit in suits]
-            if is_run:
-                idx += [o + 3 + suit for suit in suits]
-            positions = formation.positions
-            fidx += (o + 11, o + 12, o + 13, o + 14)
-            fval += (
-                min(positions) / 14,
-                max(positions) / 14,
-                len(formation.faces) / 14,
-                min(1.0, jokers * joker_scale),
-            )
         counts = np.bincount(idx, minlength=self.size)
         out = np.multiply(counts, self._scale, dtype=np.float32)
         seen = (
@@ -270,3 +277,34 @@ class ObservationEncoder:
         out[base : base + KINDS] = np.maximum(self._copies_array - seen, 0) * self._inverse_array
         out[fidx] = fval
         return out
+
+    def _fraction_positions(self, players: int) -> list[int]:
+        """Positions of the fractional features written on every call, in order."""
+        base = self._at["scalars"]
+        positions = list(range(base, base + _SCALARS))
+        seats = self._at["seats"]
+        for feature in (1, 2, 3, 4, 5, 9, 10):
+            start = seats + feature * self.max_players
+            positions += range(start, start + players)
+        return positions
+
+    def _formation_row(
+        self, formation: FormationView, owner: int
+    ) -> tuple[list[int], list[int], list[float]]:
+        o = self._at["formations"] + (formation.id - 1) * self._formation_stride
+        is_run = formation.kind == "run"
+        naturals = [f.kind for f in formation.faces if f.kind != JOKER_KIND]
+        suits = sorted({kind // 13 for kind in naturals})
+        ones = [o, o + 1 if is_run else o + 2, o + _FORMATION_BASE + owner]
+        ones += [o + 7 + suit for suit in suits]
+        if is_run:
+            ones += [o + 3 + suit for suit in suits]
+        positions = formation.positions
+        jokers = len(formation.faces) - len(naturals)
+        values = [
+            min(positions) / 14,
+            max(positions) / 14,
+            len(formation.faces) / 14,
+            min(1.0, jokers * self._joker_scale),
+        ]
+        return ones, [o + 11, o + 12, o + 13, o + 14], values

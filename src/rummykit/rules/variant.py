@@ -208,6 +208,8 @@ class Variant:
         lambda faces, options: {}
     )
     """Faces a board player holding these pieces may discard to close, with the contract."""
+    meld_rules_for: Callable[[Options], MeldRules] | None = None
+    """The meld rules under given options, where options change them (else ``meld_rules``)."""
     play_rules: Callable[[Options], PlayRules] = lambda options: PlayRules()
     """The turn's structural switches for these options."""
     match_over: Callable[[Sequence[int], int, Options], bool] = (
@@ -224,6 +226,10 @@ class Variant:
                 f"not {players}"
             )
         return resolve_options(self.options, given or {}, players)
+
+    def rules_for(self, options: Options) -> MeldRules:
+        """The meld rules in force under ``options``."""
+        return self.meld_rules if self.meld_rules_for is None else self.meld_rules_for(options)
 
     def shuffled_order(self, pieces: PieceSet, rng: random.Random) -> list[int]:
         """A uniformly shuffled order of every piece id, from the injected RNG."""
