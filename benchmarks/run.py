@@ -22,6 +22,7 @@ from collections.abc import Callable
 
 from rummykit.bots import make_bot, play_to_end
 from rummykit.engine import Game
+from rummykit.rules import all_variants, find_variant
 
 TARGETS = {
     "random playout actions/s": ">= 20,000",
@@ -31,12 +32,26 @@ TARGETS = {
 }
 
 
+def one_deal(variant: str) -> dict[str, object]:
+    """Options for a single deal that cannot run forever (RULES A-05)."""
+    names = {o.name for o in find_variant(variant).options}
+    options: dict[str, object] = {}
+    if "match_deals" in names:
+        options["match_deals"] = 1
+    if "match_mode" in names:
+        options["match_mode"] = "deals"
+    if "max_stock_recycles" in names:
+        options["max_stock_recycles"] = 3
+    return options
+
+
 def random_playouts(variant: str, deals: int, players: int, first_seed: int = 0) -> float:
     """Engine actions per second of uniformly random legal play."""
     actions = 0
+    options = one_deal(variant)
     start = time.process_time()
     for seed in range(first_seed, first_seed + deals):
-        game = Game(variant, players, {"match_deals": 1}, seed=seed)
+        game = Game(variant, players, options, seed=seed)
         rng = random.Random(seed)
         while not game.is_over:
             legal = game.legal_actions()
@@ -47,15 +62,18 @@ def random_playouts(variant: str, deals: int, players: int, first_seed: int = 0)
 
 def greedy_deals(variant: str, deals: int, players: int, first_seed: int = 0) -> float:
     """Complete greedy self-play deals per second."""
+    options = one_deal(variant)
+    played = 0
     start = time.process_time()
     for seed in range(first_seed, first_seed + deals):
-        game = Game(variant, players, {"match_deals": 1}, seed=seed)
+        game = Game(variant, players, options, seed=seed)
         play_to_end(game, [make_bot("greedy") for _ in range(players)], random.Random(seed))
-    return deals / (time.process_time() - start)
+        played += len(game.results)
+    return played / (time.process_time() - start)
 
 
 def _mid_game(variant: str, players: int, seed: int = 1) -> Game:
-    game = Game(variant, players, {"match_deals": 1}, seed=seed)
+    game = Game(variant, players, one_deal(variant), seed=seed)
     bots = [make_bot("greedy") for _ in range(players)]
     play_to_end(game, bots, random.Random(seed), max_actions=60)
     return game
@@ -99,7 +117,10 @@ def _timed(label: str, fn: Callable[[], float]) -> tuple[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="tiny sizes, for smoke tests")
-    parser.add_argument("--variant", default="remi_ro")
+    parser.add_argument("--variant", default="remi_ro", help="variant of the detailed table")
+    parser.add_argument(
+        "--no-variants", action="store_true", help="skip the per-variant speed table"
+    )
     args = parser.parse_args()
     scale = 1 if args.quick else 20
     variant = args.variant
@@ -134,6 +155,25 @@ def main() -> None:
     print(f"|{'-' * 28}|{'-' * 12}|{'-' * 12}|")
     for label, value in rows:
         print(f"| {label:<26} | {value:>10,.1f} | {TARGETS.get(label, ''):<10} |")
+    if args.no_variants:
+        return
+    print()
+    print("Every variant at its default table size (random playouts: target >= 10,000/s):")
+    print()
+    print(
+        f"| {'variant':<12} | {'players':>7} | {'random actions/s':>16} | {'greedy deals/s':>14} |"
+    )
+    print(f"|{'-' * 14}|{'-' * 9}|{'-' * 18}|{'-' * 16}|")
+    for v in all_variants():
+        n = v.default_players
+        random_playouts(v.name, scale, n, first_seed=2_000_000)
+        speed = max(
+            random_playouts(v.name, 2 * scale, n, first_seed=3_000_000 + 1000 * i) for i in range(2)
+        )
+        greedy = max(
+            greedy_deals(v.name, scale, n, first_seed=3_000_000 + 1000 * i) for i in range(2)
+        )
+        print(f"| {v.name:<12} | {n:>7} | {speed:>16,.0f} | {greedy:>14,.1f} |")
 
 
 if __name__ == "__main__":
