@@ -684,13 +684,23 @@ class Game:
         """
         rack = self.racks[seat]
         piece_faces = self.faces
-        preferred = set(self.turn.pending_jokers)
-        column_first = isinstance(action, Meld) or bool(
-            self.options.get("column_take_allow_attach") and isinstance(action, Attach)
+        is_meld = isinstance(action, Meld)
+        layoff_counts = isinstance(action, Attach) and (
+            bool(self.options.get("column_take_allow_attach"))
+            or (self.play.take_use is TakeUse.ON_TABLE and self.opened[seat])
         )
-        if column_first:
+        preferred: set[int] = set()
+        avoided: set[int] = set()
+        # A freed joker is used by a new formation, and by any placement where the
+        # variant counts that; otherwise a lay-off takes another copy first.
+        if is_meld or self.play.exchanged_joker_use == "formation":
+            preferred.update(self.turn.pending_jokers)
+        else:
+            avoided.update(self.turn.pending_jokers)
+        if is_meld or layoff_counts:
             preferred.update(self.turn.must_use)
-        avoided = set() if column_first else set(self.turn.must_use)
+        else:
+            avoided.update(self.turn.must_use)
         chosen: list[int] = []
         for face in faces:
             kind = face.kind
@@ -721,7 +731,9 @@ class Game:
         self._pick(self.to_move, action.faces, action)
         self._keeps_discard(action, len(action.faces))
         if not read_meld(action.faces, self.rules, action.declared):
-            raise self._fail(action, "§9.7", "these tiles do not form a run or a set")
+            raise self._fail(
+                action, self.play.cite("meld", "§2.2"), "these pieces do not form a run or a set"
+            )
 
     def _apply_meld(self, action: Meld) -> None:
         self._before_change()
@@ -762,7 +774,9 @@ class Game:
 
     def _formation(self, action: Action, target: int) -> Formation:
         if not 1 <= target <= len(self.table):
-            raise self._fail(action, "§9.6(2)", f"there is no formation m{target}")
+            raise self._fail(
+                action, self.play.cite("attach", "§2.1(7)"), f"there is no formation m{target}"
+            )
         return self.table[target - 1]
 
     def _attach_slot(self, formation: Formation, face: Face, declared: Face | None) -> int | None:
@@ -770,7 +784,12 @@ class Game:
             return _natural_slots(formation, self.rules).get(face.kind)
         rules = self.rules
         if formation.kind is MeldKind.RUN:
-            if not face.is_joker and face.suit_index != formation.suit:
+            # A joker: the variant's joker limits apply to the longer run too.
+            wild = 1 + formation.kinds.count(JOKER_KIND)
+            natural = len(formation.kinds) + 1 - wild
+            if (rules.max_wild is not None and wild > rules.max_wild) or (
+                rules.wild_le_natural and wild > natural
+            ):
                 return None
             return formation.run_slot_for(face, rules, declared)
         size = len(formation.pieces)
@@ -803,7 +822,9 @@ class Game:
         freed_joker = piece in self.turn.pending_jokers
         if not (freed_joker or self._may_lay_off(seat)):
             raise self._fail(
-                action, "§9.6(2)/A-53", "laying off needs a player opened in an earlier turn"
+                action,
+                self.play.cite("attach_opening", "§2.1(7)"),
+                "laying off needs a player opened in an earlier turn",
             )
         if action.face.is_joker and formation.owner != seat and self.play.joker_layoff_own_only:
             raise self._fail(
@@ -814,7 +835,9 @@ class Game:
         self._keeps_discard(action, 1)
         if self._attach_slot(formation, action.face, action.declared) is None:
             raise self._fail(
-                action, "§9.6(2)", f"{action.face} does not fit {formation.notation(self.pieces)}"
+                action,
+                self.play.cite("attach", "§2.1(7)"),
+                f"{action.face} does not fit {formation.notation(self.pieces)}",
             )
 
     def _may_lay_off(self, seat: int) -> bool:
@@ -849,16 +872,30 @@ class Game:
         faces = action.faces
         jokers = [p for p in formation.pieces if self.faces[p].is_joker]
         if not jokers:
-            raise self._fail(action, "§9.10", f"m{action.target} holds no joker")
+            raise self._fail(
+                action, self.play.cite("exchange", "§2.1(8)"), f"m{action.target} holds no joker"
+            )
         if formation.kind is MeldKind.RUN:
             if len(faces) != 1:
-                raise self._fail(action, "§9.10", "a joker in a run is freed by one tile")
+                raise self._fail(
+                    action,
+                    self.play.cite("exchange", "§2.1(8)"),
+                    "a joker in a run is freed by one piece",
+                )
             for i, p in enumerate(formation.pieces):
                 if p in jokers and formation.represented(self.pieces, i) == faces[0]:
                     if p in self.locked:
-                        raise self._fail(action, "§9.10", "that joker was exchanged once already")
+                        raise self._fail(
+                            action,
+                            self.play.cite("exchange", "§2.1(8)"),
+                            "that joker was exchanged once already",
+                        )
                     return formation, [p], [formation.positions[i]]
-            raise self._fail(action, "§9.10", f"no joker in m{action.target} stands for {faces[0]}")
+            raise self._fail(
+                action,
+                self.play.cite("exchange", "§2.1(8)"),
+                f"no joker in m{action.target} stands for {faces[0]}",
+            )
         present = formation.natural_suits(self.pieces)
         suits = [f.suit_index for f in faces]
         if (
@@ -866,19 +903,33 @@ class Game:
             or len(set(suits)) != len(suits)
             or present & set(suits)
         ):
-            raise self._fail(action, "§9.10", f"those tiles are not missing from m{action.target}")
+            raise self._fail(
+                action,
+                self.play.cite("exchange", "§2.1(8)"),
+                f"those pieces are not missing from m{action.target}",
+            )
         if not self.play.exchange_set_needs_all_suits:
             # §8.5: one missing suit replaces one joker.
             free = [p for p in jokers if p not in self.locked]
             if len(faces) != 1 or not free:
-                raise self._fail(action, "§8.5", "one piece of a missing suit frees one joker")
+                raise self._fail(
+                    action,
+                    self.play.cite("exchange", "§2.1(8)"),
+                    "one piece of a missing suit frees one joker",
+                )
             return formation, free[:1], [formation.rank]
         if len(present) + len(suits) != 4:
             raise self._fail(
-                action, "§9.10", "a joker in a set is freed only when all four colours lie there"
+                action,
+                self.play.cite("exchange_set", "§2.1(8)"),
+                "a joker in a set is freed only when all four suits/colours lie there",
             )
         if any(p in self.locked for p in jokers):
-            raise self._fail(action, "§9.10", "that joker was exchanged once already")
+            raise self._fail(
+                action,
+                self.play.cite("exchange", "§2.1(8)"),
+                "that joker was exchanged once already",
+            )
         return formation, jokers, [formation.rank] * len(faces)
 
     def _verify_exchange(self, action: ExchangeJoker) -> None:
@@ -1029,9 +1080,10 @@ class Game:
                 continue
             if use is TakeUse.ON_TABLE and opened_before and self.credit[p] >= 0:
                 continue
+            where = "on the table" if use is TakeUse.ON_TABLE else "in a new formation"
             return (
                 self.play.cite("take_use", "§2.3"),
-                f"the taken piece {self.faces[p]} must be used in a new formation this turn"
+                f"the taken piece {self.faces[p]} must be used {where} this turn"
                 + (" (or declare board play)" if self.play.board_play else ""),
             )
         return None
@@ -1386,7 +1438,7 @@ class Game:
             if not 1 <= p <= 14:
                 continue
             declared = Face.of(material, formation.suit, 1 if p == 14 else p)
-            if declared not in seen and formation.run_slot_for(joker, self.rules, declared) == p:
+            if declared not in seen and self._attach_slot(formation, joker, declared) == p:
                 seen.add(declared)
                 yield Attach(joker, formation.id, declared)
 

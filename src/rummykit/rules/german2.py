@@ -165,6 +165,9 @@ def play_rules(options: Options) -> PlayRules:
             "acquire": "§5.3",
             "take_use": "§5.3/A-15",
             "opening": "§5.5",
+            "meld": "§5.4",
+            "attach": "§5.3",
+            "attach_opening": "§5.3/A-17",
         },
     )
 

@@ -859,6 +859,11 @@ def play_rules(options: Options) -> PlayRules:
             "opening": "§9.8",
             "exchange_use": "§9.10",
             "exchange_opened": "§9.10/A-55",
+            "meld": "§9.7",
+            "attach": "§9.6(2)",
+            "attach_opening": "§9.6(2)/A-53",
+            "exchange": "§9.10",
+            "exchange_set": "§9.10",
         },
     )
 

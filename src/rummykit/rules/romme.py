@@ -241,7 +241,10 @@ def play_rules(options: Options) -> PlayRules:
         layoff_on_opening_turn=bool(options["layoff_on_opening_turn"]),
         go_out_without_discard=True,  # §8.6
         joker_exchange=True,
-        exchange_needs_opened_before=True,
+        # exchanges wait for a turn after the first meld, unless lay-offs are
+        # allowed in the opening turn (the two are tied), then opened by the turn's end.
+        exchange_needs_opened_before=not options["layoff_on_opening_turn"],
+        exchange_needs_opened_by_end=True,
         exchange_set_needs_all_suits=bool(options["dskv_strict_set_exchange"]),
         exchanged_joker_use=(
             "new_formation" if options["joker_exchange_use"] == "new_meld" else "formation"
@@ -255,6 +258,11 @@ def play_rules(options: Options) -> PlayRules:
             "opening": "§8.5",
             "exchange_use": "§8.5/A-39",
             "exchange_opened": "§8.5/A-39",
+            "meld": "§8.4",
+            "attach": "§8.5",
+            "attach_opening": "§8.5/A-36",
+            "exchange": "§8.5",
+            "exchange_set": "§8.5/A-40",
         },
     )
 

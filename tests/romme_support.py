@@ -1,0 +1,424 @@
+"""Shared helpers for the German Rommé tests (``romme``, RULES §8): stacked deals from
+card notation and scripted play.
+
+A stacked deal names the cards each seat is dealt, the up-card and the first cards
+of the stock; every slot left unnamed is a *filler*.  Fillers are never jokers and
+form no figure with anything else in the same hand, even with the jokers the test
+named for it: a filler shares its rank with no other card of the hand, and no other
+card of its suit lies within ``max(2, jokers + 1)`` ranks of it (the ace counting as
+1 and as 14).  Where the named cards leave too few ranks free, one other card of the
+rank is tolerated (only a 14-card hand holding a joker ever needs it).  The stock is
+the named cards in order (``-`` for a filler), then the other fillers, jokers last.
+
+Seats are numbered in play order (clockwise for Rommé).  By default the dealer is
+chosen so that seat 0 (``P1``) acts first: seat ``n-1`` deals in up-card mode (his
+left-hand neighbour, seat 0, is the forehand), seat 0 deals when the dealer receives
+the fourteenth card.  A token ``7C#2`` names one physical copy; a plain ``7C`` takes
+the first copy not yet used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from rummykit.engine import Game, IllegalActionError, parse_action
+from rummykit.engine.actions import Action, Discard, Draw
+from rummykit.engine.game import Phase
+from rummykit.model.pieces import Face, Material, PieceSet, parse_faces
+from rummykit.rules.cards import stack_cards
+from rummykit.rules.options import Options
+from rummykit.rules.romme import JOKER_PENALTY, PENALTY, ROMME
+
+MAT = Material.CARDS
+
+__all__ = [
+    "MAT",
+    "act",
+    "assert_conserved",
+    "cards",
+    "column",
+    "draw",
+    "face",
+    "faces",
+    "first_dealer",
+    "illegal",
+    "in_play",
+    "pass_turn",
+    "pass_turns",
+    "penalty",
+    "piece",
+    "play",
+    "rack",
+    "resolve",
+    "romme_after_openings",
+    "romme_game",
+    "romme_match",
+    "romme_order",
+    "state_key",
+    "stock_top",
+    "table",
+]
+
+
+# ------------------------------------------------------------------ notation
+
+
+def face(text: str) -> Face:
+    """``face("QS")``."""
+    return Face.parse(text, MAT)
+
+
+def faces(text: str) -> list[Face]:
+    """``faces("QS KS AS JK")``."""
+    return list(parse_faces(text, MAT))
+
+
+def act(text: str) -> Action:
+    """An action from notation (``act("attach 5H -> m1")``)."""
+    return parse_action(text, MAT)
+
+
+def resolve(players: int = 2, options: Mapping[str, Any] | None = None) -> Options:
+    """Every Rommé option for ``players``, defaults filled in."""
+    return ROMME.resolve(players, options)
+
+
+def piece(token: str, options: Mapping[str, Any] | None = None) -> int:
+    """The id of the physical card ``7C#2`` / ``JK#3`` in a pack built with ``options``."""
+    return ROMME.pieces(resolve(2, options)).parse_piece(token)
+
+
+def penalty(cards: Iterable[Face] | str) -> int:
+    """RULES §8.8 value of cards left in hand: A 11, K/Q/J 10, 2-10 face, joker 30."""
+    items = faces(cards) if isinstance(cards, str) else list(cards)
+    return sum(JOKER_PENALTY if f.is_joker else PENALTY[f.rank] for f in items)
+
+
+# ------------------------------------------------------------------ stacked deals
+
+
+def first_dealer(players: int, options: Mapping[str, Any] | None = None) -> int:
+    """The dealer seat for which seat 0 is the first player of the deal."""
+    resolved = resolve(players, options)
+    pieces = ROMME.pieces(resolved)
+    for dealer in range(players):
+        layout = ROMME.deal(pieces, list(range(len(pieces))), players, dealer, resolved)
+        if layout.first_seat == 0:
+            return dealer
+    raise ValueError("no dealer makes seat 0 the first player")
+
+
+class _Allocator:
+    """Hands out distinct piece ids for named cards (``7C``, ``7C#2``, ``JK``)."""
+
+    def __init__(self, pieces: PieceSet) -> None:
+        self.pieces = pieces
+        self.used: set[int] = set()
+
+    def take(self, token: str) -> int:
+        if "#" in token:
+            pid = self.pieces.parse_piece(token)
+            if pid in self.used:
+                raise ValueError(f"{token} is named twice")
+            self.used.add(pid)
+            return pid
+        for pid in self.pieces.pieces_of(face(token)):
+            if pid not in self.used:
+                self.used.add(pid)
+                return pid
+        raise ValueError(f"no copy of {token} is left to deal")
+
+    def take_all(self, text: str) -> list[int]:
+        return [self.take(t) for t in text.split()]
+
+
+def _positions(f: Face) -> tuple[int, ...]:
+    return (1, 14) if f.rank == 1 else (f.rank,)
+
+
+def _conflicts(candidate: Face, hand: Sequence[Face], reach: int, allow_pair: bool) -> bool:
+    """Whether ``candidate`` could share a figure with a card of ``hand``."""
+    same_rank = sum(1 for f in hand if not f.is_joker and f.rank == candidate.rank)
+    if same_rank > (1 if allow_pair else 0):
+        return True
+    return any(
+        not f.is_joker
+        and f.suit_index == candidate.suit_index
+        and any(abs(a - b) <= reach for a in _positions(f) for b in _positions(candidate))
+        for f in hand
+    )
+
+
+def _spread(pieces: PieceSet, reach: int) -> Callable[[int], tuple[int, int, int]]:
+    # Ranks ``reach + 1`` apart in each suit, suits offset by one rank, so that greedy
+    # filling packs many figure-free cards into one hand.
+    def key(pid: int) -> tuple[int, int, int]:
+        f = pieces.faces[pid]
+        return ((f.rank - 1 - f.suit_index) % (reach + 1), pieces.copy_number(pid), pid)
+
+    return key
+
+
+def _fill(named: list[int], size: int, free: list[int], pieces: PieceSet, seat: int) -> list[int]:
+    rack = list(named)
+    if len(rack) > size:
+        raise ValueError(f"seat {seat} is dealt {size} cards, {len(rack)} were named")
+    hand = [pieces.faces[p] for p in rack]
+    jokers = sum(f.is_joker for f in hand)
+    # Strict first; then a pair where no joker could complete a set; a pair beside a
+    # joker only as the last resort (a hand of 14 has no 14 distinct ranks).
+    for reach, allow_pair in ((max(2, jokers + 1), False), (2, jokers == 0), (2, True)):
+        for pid in sorted(free, key=_spread(pieces, reach)):
+            if len(rack) == size:
+                return rack
+            f = pieces.faces[pid]
+            if _conflicts(f, hand, reach, allow_pair):
+                continue
+            rack.append(pid)
+            hand.append(f)
+            free.remove(pid)
+    if len(rack) != size:
+        raise ValueError(f"cannot fill seat {seat}'s hand with figure-free cards")
+    return rack
+
+
+def romme_order(
+    players: int = 2,
+    racks: Mapping[int, str] | Sequence[str] | None = None,
+    discard: str | None = None,
+    stock: str = "",
+    options: Mapping[str, Any] | None = None,
+    dealer: int | None = None,
+) -> tuple[list[int], int]:
+    """(shuffled order, dealer) that deals ``racks`` (seat → cards), turns up ``discard``
+    (up-card mode) and draws ``stock`` first (``-`` for a filler).
+
+    With ``rauben`` the cutter (the dealer's right, seat ``dealer - 1``) must be named a
+    joker: it is put at the bottom of the pack, so he robs it at the cut.
+    """
+    resolved = resolve(players, options)
+    pieces = ROMME.pieces(resolved)
+    dealer = first_dealer(players, options) if dealer is None else dealer
+    probe = ROMME.deal(pieces, list(range(len(pieces))), players, dealer, resolved)
+    given: dict[int, str] = (
+        dict(enumerate(racks)) if isinstance(racks, Sequence) else dict(racks or {})
+    )
+    alloc = _Allocator(pieces)
+    named = {seat: alloc.take_all(given.get(seat, "")) for seat in range(players)}
+    pile_named = alloc.take_all(discard or "")
+    stock_named = [None if t == "-" else alloc.take(t) for t in stock.split()]
+    free = sorted(
+        (p for p in range(len(pieces)) if not pieces.faces[p].is_joker and p not in alloc.used),
+        key=_spread(pieces, 2),
+    )
+    jokers = [p for p in range(len(pieces)) if pieces.faces[p].is_joker and p not in alloc.used]
+    # Hands holding jokers are the hardest to keep figure-free: they choose first.
+    by_need = sorted(
+        range(players), key=lambda s: (-sum(pieces.faces[p].is_joker for p in named[s]), s)
+    )
+    filled = {s: _fill(named[s], len(probe.racks[s]), free, pieces, s) for s in by_need}
+    rack_ids = [filled[s] for s in range(players)]
+    if resolved["rauben"] and pieces.joker_count:
+        # stack_cards probes with the identity order, whose last card (a joker) is
+        # robbed: the cutter's last slot is the bottom of the pack.
+        cutter = (dealer - 1) % players
+        robbed = [p for p in rack_ids[cutter] if pieces.faces[p].is_joker]
+        if not robbed:
+            raise ValueError("with rauben the cutter must be named a joker to rob")
+        rack_ids[cutter].remove(robbed[-1])
+        rack_ids[cutter].append(robbed[-1])
+    pile = pile_named + [free.pop(0) for _ in range(len(probe.discard) - len(pile_named))]
+    stock_ids = [free.pop(0) if p is None else p for p in stock_named] + free + jokers
+    order = stack_cards(
+        ROMME, players, dealer, resolved, racks=rack_ids, discard=pile, stock=stock_ids
+    )
+    return order, dealer
+
+
+def romme_game(
+    players: int = 2,
+    racks: Mapping[int, str] | Sequence[str] | None = None,
+    discard: str | None = None,
+    stock: str = "",
+    options: Mapping[str, Any] | None = None,
+    dealer: int | None = None,
+) -> Game:
+    """A Rommé game whose first deal is stacked (see :func:`romme_order`)."""
+    order, dealer = romme_order(players, racks, discard, stock, options, dealer)
+    return Game(ROMME, players, options, walls=[order], maker=dealer, seed=0)
+
+
+def romme_match(
+    players: int = 2,
+    deals: Sequence[Mapping[str, Any]] = (),
+    options: Mapping[str, Any] | None = None,
+    dealer: int | None = None,
+) -> Game:
+    """A match whose first deals are stacked: ``deals[k]`` holds ``racks``, ``discard``
+    and ``stock`` of :func:`romme_order` for deal ``k``.  The deal passes to the next
+    seat in play order (clockwise) after every deal."""
+    first = first_dealer(players, options) if dealer is None else dealer
+    walls = [
+        romme_order(players, options=options, dealer=(first + k) % players, **spec)[0]
+        for k, spec in enumerate(deals)
+    ]
+    return Game(ROMME, players, options, walls=walls, maker=first, seed=0)
+
+
+# ------------------------------------------------------------------ scripted play
+
+
+def play(game: Game, *lines: str) -> Game:
+    """Apply scripted actions; ``"P2: draw"`` also checks that P2 (seat 1) is to move."""
+    for line in lines:
+        seat_text, sep, rest = line.partition(":")
+        text = line
+        if sep and seat_text.strip().upper().startswith("P"):
+            seat = int(seat_text.strip()[1:]) - 1
+            assert game.to_move == seat, f"{line!r}: P{game.to_move + 1} is to move"
+            text = rest
+        game.apply(act(text))
+    return game
+
+
+def draw(game: Game) -> str:
+    """Draw for the seat to move; return the drawn card as notation."""
+    drawn = str(game.faces[game.stock[-1]])
+    game.apply(Draw())
+    return drawn
+
+
+def pass_turn(game: Game, discard: str | None = None) -> str:
+    """A quiet turn: draw and discard (the drawn card unless ``discard`` names one).
+
+    On a fourteenth-card first turn nothing is drawn and, without ``discard``, the
+    highest card goes.  Returns the discarded card.
+    """
+    if game.turn.acquired == "none":
+        out = discard if discard is not None else str(max(game.rack_faces(game.to_move)))
+    else:
+        assert game.turn.acquired is None, "pass_turn starts a turn; use play() mid-turn"
+        drawn = draw(game)
+        out = discard if discard is not None else drawn
+    game.apply(Discard(face(out)))
+    return out
+
+
+def pass_turns(game: Game, count: int) -> None:
+    """``count`` turns of :func:`pass_turn`."""
+    for _ in range(count):
+        pass_turn(game)
+
+
+def romme_after_openings(
+    players: int = 2,
+    racks: Mapping[int, str] | Sequence[str] | None = None,
+    openings: Mapping[int, Sequence[str]] | None = None,
+    *,
+    discard: str | None = None,
+    stock: str = "",
+    options: Mapping[str, Any] | None = None,
+) -> Game:
+    """A stacked up-card game after one round: each seat of ``openings`` draws, plays
+    its lines (melds) and discards the card it drew; the other seats pass.  Returns the
+    game at the start of P1's second turn, every seat of ``openings`` opened in an
+    earlier turn.  ``stock`` names the round's draws first (``-`` for fillers)."""
+    game = romme_game(players, racks, discard, stock, options)
+    for seat in range(players):
+        assert game.to_move == seat
+        lines = (openings or {}).get(seat)
+        if lines:
+            drawn = draw(game)
+            play(game, *lines, f"discard {drawn}")
+            assert game.opened[seat]
+        else:
+            pass_turn(game)
+    return game
+
+
+# ------------------------------------------------------------------ state
+
+
+def cards(text: str) -> list[str]:
+    """Card notation sorted the way :func:`rack` sorts a hand."""
+    return [str(f) for f in sorted(faces(text))]
+
+
+def rack(game: Game, seat: int) -> list[str]:
+    """Sorted hand of ``seat`` as notation."""
+    return [str(f) for f in sorted(game.rack_faces(seat))]
+
+
+def column(game: Game) -> list[str]:
+    """The discard pile, oldest first, as notation."""
+    return [str(game.faces[p]) for p in game.column]
+
+
+def stock_top(game: Game, count: int | None = None) -> list[str]:
+    """The stock from its top (next draw first), as notation."""
+    cards = [str(game.faces[p]) for p in reversed(game.stock)]
+    return cards if count is None else cards[:count]
+
+
+def table(game: Game) -> list[str]:
+    """Every figure's notation, in id order."""
+    return [f.notation(game.pieces) for f in game.table]
+
+
+def in_play(game: Game) -> bool:
+    """Whether a turn is being played."""
+    return game.phase in (Phase.ROUND1, Phase.TURNS)
+
+
+def state_key(game: Game) -> tuple[Any, ...]:
+    """Everything that makes up the game state (for before/after comparisons)."""
+    t = game.turn
+    return (
+        game.phase, game.to_move, game.deal_number, game.maker, game.turn_number,
+        tuple(tuple(r) for r in game.racks), tuple(game.stock), tuple(game.column),
+        tuple(game.table), tuple(game.credit), frozenset(game.locked),
+        tuple(game.opened), tuple(game.turns_taken), tuple(game.has_laid),
+        game.recycles, tuple(game.totals), tuple(game.results), tuple(game.log),
+        (t.acquired, t.start_rack, tuple(t.must_use), tuple(t.pending_jokers),
+         tuple(t.new_formations), tuple(t.laid), t.laid_points, t.exchanged, t.attached,
+         t.dirty),
+    )
+
+
+def illegal(game: Game, text: str | Action, *, listed: bool = True) -> IllegalActionError:
+    """Assert that the action is rejected with the state untouched; return the error.
+
+    With ``listed`` it must also be missing from :meth:`Game.legal_actions`.
+    """
+    before = state_key(game)
+    action = act(text) if isinstance(text, str) else text
+    assert not game.can(action), f"{text!r} should be illegal"
+    if listed:
+        assert action not in game.legal_actions(), f"{text!r} is listed as legal"
+    try:
+        game.apply(action)
+    except IllegalActionError as exc:
+        assert state_key(game) == before, f"{text!r} changed the state"
+        return exc
+    raise AssertionError(f"{text!r} was applied")
+
+
+def assert_conserved(game: Game) -> None:
+    """Every card of the pack is in exactly one place: a hand, the stock, the discard
+    pile or the table."""
+    where: dict[int, str] = {}
+
+    def put(pieces: Iterable[int], place: str) -> None:
+        for p in pieces:
+            assert p not in where, f"{game.pieces.name(p)} is both in {where[p]} and {place}"
+            where[p] = place
+
+    for seat, r in enumerate(game.racks):
+        put(r, f"hand{seat}")
+    put(game.stock, "stock")
+    put(game.column, "discard")
+    for formation in game.table:
+        put(formation.pieces, "table")
+    missing = set(range(len(game.pieces))) - set(where)
+    assert not missing, f"missing cards: {sorted(game.pieces.name(p) for p in missing)}"
