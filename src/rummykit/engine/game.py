@@ -716,7 +716,11 @@ class Game:
         if left >= 1:
             return
         if not self.play.go_out_without_discard:
-            raise self._fail(action, "§9.6/§9.11", "one tile must stay on the rack for the discard")
+            raise self._fail(
+                action,
+                self.play.cite("keep_discard", "§2.1(9)"),
+                "one piece must stay for the discard",
+            )
         # Going out without a discard (§3.6): the turn's obligations must hold afterwards.
         trial = self.copy()
         trial._going_out_trial = True
@@ -729,11 +733,11 @@ class Game:
         if len(action.declared) != len(action.faces):
             raise self._fail(action, "§2.2", "malformed meld")
         self._pick(self.to_move, action.faces, action)
-        self._keeps_discard(action, len(action.faces))
         if not read_meld(action.faces, self.rules, action.declared):
             raise self._fail(
                 action, self.play.cite("meld", "§2.2"), "these pieces do not form a run or a set"
             )
+        self._keeps_discard(action, len(action.faces))
 
     def _apply_meld(self, action: Meld) -> None:
         self._before_change()
@@ -832,13 +836,13 @@ class Game:
             )
         if action.declared is not None and not action.face.is_joker:
             raise self._fail(action, "§2.2", "only a joker is declared")
-        self._keeps_discard(action, 1)
         if self._attach_slot(formation, action.face, action.declared) is None:
             raise self._fail(
                 action,
                 self.play.cite("attach", "§2.1(7)"),
                 f"{action.face} does not fit {formation.notation(self.pieces)}",
             )
+        self._keeps_discard(action, 1)
 
     def _may_lay_off(self, seat: int) -> bool:
         play = self.play
@@ -1057,7 +1061,9 @@ class Game:
             if turn.attached and not (
                 play.layoff_before_opening or (play.layoff_on_opening_turn and turn.new_formations)
             ):
-                return "§5.6/§9.6(2)", "laying off before opening is allowed only in a Hand"
+                return self.play.cite("layoff_unopened", "§2.1(7)"), (
+                    "laying off before opening is allowed only in a Hand"
+                )
             if turn.exchanged and not turn.new_formations and play.exchange_needs_opened_by_end:
                 return (
                     "§9.10/A-55",
@@ -1286,7 +1292,11 @@ class Game:
 
     def _verify_next(self, action: NextDeal) -> None:
         if self.phase is not Phase.DEAL_END:
-            raise self._fail(action, "§9.12", "the next deal starts only after a deal ends")
+            raise self._fail(
+                action,
+                self.play.cite("deal_end", "§2.3"),
+                "the next deal starts only after a deal ends",
+            )
 
     def _apply_next(self, action: NextDeal) -> None:
         self.maker = self._next_maker()
@@ -1364,9 +1374,10 @@ class Game:
                 discards = self._discards
                 if not play.discard_taken_allowed and turn.acquired == "last":
                     # §2.5: the taken piece stays, unless an identical copy can go.
-                    held = [faces[p].kind for p in rack]
-                    taken = {faces[p].kind for p in turn.must_use}
-                    kinds = [k for k in kinds if k not in taken or held.count(k) > 1]
+                    taken = set(turn.must_use)
+                    kinds = [
+                        k for k in kinds if any(p not in taken for p in rack if faces[p].kind == k)
+                    ]
                 out.extend(discards[k] for k in kinds)
             if self.board[seat] and len(rack) == 15 and turn.acquired != "none":
                 out.extend(CloseBoard(f) for f in sorted(self._board_closes(seat)))
@@ -1495,6 +1506,7 @@ class Game:
             "atu",
             "turns_taken",
             "dealt_doubles",
+            "has_laid",
         ):
             setattr(new, name, getattr(self, name)[:])
         new.doubles_announced = [a[:] for a in self.doubles_announced]

@@ -96,7 +96,14 @@ def play_rules(options: Options) -> PlayRules:
         recycle_stock=True,
         layoff_before_opening=True,  # §3.3: lay off before one's own first meld
         go_out_without_discard=bool(options["allow_go_out_without_discard"]),
-        sections={"acquire": "§3.3", "opening": "§3.5", "meld": "§3.4", "attach": "§3.3"},
+        sections={
+            "acquire": "§3.3",
+            "opening": "§3.5",
+            "meld": "§3.4",
+            "attach": "§3.3",
+            "keep_discard": "§3.6",
+            "deal_end": "§3.8",
+        },
     )
 
 

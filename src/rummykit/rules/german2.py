@@ -168,6 +168,9 @@ def play_rules(options: Options) -> PlayRules:
             "meld": "§5.4",
             "attach": "§5.3",
             "attach_opening": "§5.3/A-17",
+            "keep_discard": "§5.7/A-18",
+            "deal_end": "§5.9",
+            "layoff_unopened": "§5.3/§5.6",
         },
     )
 

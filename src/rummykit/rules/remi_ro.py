@@ -864,6 +864,9 @@ def play_rules(options: Options) -> PlayRules:
             "attach_opening": "§9.6(2)/A-53",
             "exchange": "§9.10",
             "exchange_set": "§9.10",
+            "keep_discard": "§9.6/§9.11",
+            "deal_end": "§9.12",
+            "layoff_unopened": "§9.6(2)",
         },
     )
 

@@ -263,6 +263,9 @@ def play_rules(options: Options) -> PlayRules:
             "attach_opening": "§8.5/A-36",
             "exchange": "§8.5",
             "exchange_set": "§8.5/A-40",
+            "keep_discard": "§8.6",
+            "deal_end": "§8.8",
+            "layoff_unopened": "§8.5/A-36",
         },
     )
 
