@@ -1,0 +1,377 @@
+"""Shared helpers for the card-variant tests: stacked deals from notation and scripted play.
+
+A stacked card game names the cards each seat is dealt, the discard pile (a
+``basic`` up-card) and the first cards of the stock; every slot left unnamed
+is a *filler*.  A filler never forms a meld with anything else in the same
+hand: no other card of its suit lies within two ranks of it (the ace counting
+as 1 and as 14), and at most one other card shares its rank, so no run and no
+set can contain it.  The stock is the named cards in order (``-`` for a
+filler), then the remaining cards.
+
+Seats are numbered in play order of the deal: by default the dealer is chosen
+so that seat 0 (``P1``) acts first (``basic``: seat ``n-1`` deals; ``german2``:
+seat 0 deals and plays first).  A token ``7C#2`` names one physical copy; a
+plain ``7C`` takes the first copy not yet used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rummykit.engine import Game, IllegalActionError, parse_action
+from rummykit.engine.actions import Action, Discard, Draw, Meld
+from rummykit.model.pieces import Face, Material, PieceSet, parse_faces
+from rummykit.rules.cards import stack_cards
+from rummykit.rules.variant import Variant, find_variant
+
+MAT = Material.CARDS
+
+__all__ = [
+    "MAT",
+    "act",
+    "assert_conserved",
+    "card_game",
+    "card_match",
+    "card_order",
+    "cards",
+    "column",
+    "draw",
+    "face",
+    "faces",
+    "first_player_dealer",
+    "foreign_sections",
+    "illegal",
+    "listed",
+    "normal",
+    "pass_turn",
+    "pass_turns",
+    "play",
+    "rack",
+    "state_key",
+    "stock_top",
+    "table",
+]
+
+
+def face(text: str) -> Face:
+    """``face("QS")``."""
+    return Face.parse(text, MAT)
+
+
+def faces(text: str) -> list[Face]:
+    """``faces("QS KS AS")``."""
+    return list(parse_faces(text, MAT))
+
+
+def cards(text: str) -> list[str]:
+    """``text``'s cards sorted like :func:`rack` sorts a hand (suits S H D C, then rank)."""
+    return [str(f) for f in sorted(faces(text))]
+
+
+def act(text: str) -> Action:
+    """An action from notation (``act("attach 7S -> m1")``)."""
+    return parse_action(text, MAT)
+
+
+def first_player_dealer(variant: Variant | str, players: int) -> int:
+    """The dealer seat for which seat 0 is the first player of the deal."""
+    v = find_variant(variant) if isinstance(variant, str) else variant
+    options = v.resolve(players)
+    pieces = v.pieces(options)
+    for dealer in range(players):
+        layout = v.deal(pieces, list(range(len(pieces))), players, dealer, options)
+        if layout.first_seat == 0:
+            return dealer
+    raise ValueError(f"no dealer makes seat 0 the first player of {v.name}")
+
+
+class _Allocator:
+    """Hands out distinct piece ids for named cards (``7C``, ``7C#2``)."""
+
+    def __init__(self, pieces: PieceSet) -> None:
+        self.pieces = pieces
+        self.used: set[int] = set()
+
+    def take(self, token: str) -> int:
+        if "#" in token:
+            pid = self.pieces.parse_piece(token)
+            if pid in self.used:
+                raise ValueError(f"{token} is named twice")
+            self.used.add(pid)
+            return pid
+        for pid in self.pieces.pieces_of(face(token)):
+            if pid not in self.used:
+                self.used.add(pid)
+                return pid
+        raise ValueError(f"no copy of {token} is left to deal")
+
+    def take_all(self, text: str) -> list[int]:
+        return [self.take(t) for t in text.split()]
+
+
+def _positions(f: Face) -> tuple[int, ...]:
+    return (1, 14) if f.rank == 1 else (f.rank,)
+
+
+def _conflicts(candidate: Face, hand: Sequence[Face], *, allow_pair: bool) -> bool:
+    """Whether ``candidate`` could share a meld with a card of ``hand``."""
+    same_rank = sum(1 for f in hand if f.rank == candidate.rank)
+    if same_rank > (1 if allow_pair else 0):
+        return True
+    for f in hand:
+        if f.suit_index != candidate.suit_index:
+            continue
+        if any(abs(a - b) <= 2 for a in _positions(f) for b in _positions(candidate)):
+            return True
+    return False
+
+
+def _filler_order(pieces: PieceSet) -> list[int]:
+    # Spread the ranks: every third rank per suit, suits offset, so that greedy
+    # filling packs many meld-free cards into one hand.
+    def key(pid: int) -> tuple[int, int, int]:
+        f = pieces.faces[pid]
+        return ((f.rank - 1 + f.suit_index) % 3, pieces.copy_number(pid), pid)
+
+    return sorted((p for p in range(len(pieces)) if not pieces.faces[p].is_joker), key=key)
+
+
+def _fill(
+    named: list[int], size: int, free: list[int], pieces: PieceSet, seat: int
+) -> list[int]:
+    rack = list(named)
+    hand = [pieces.faces[p] for p in rack]
+    for allow_pair in (False, True):
+        for pid in list(free):
+            if len(rack) == size:
+                return rack
+            f = pieces.faces[pid]
+            if _conflicts(f, hand, allow_pair=allow_pair):
+                continue
+            rack.append(pid)
+            hand.append(f)
+            free.remove(pid)
+    if len(rack) != size:
+        raise ValueError(f"cannot fill seat {seat}'s hand with meld-free cards")
+    return rack
+
+
+def card_order(
+    variant: Variant | str,
+    players: int | None = None,
+    dealer: int | None = None,
+    racks: Mapping[int, str] | Sequence[str] | None = None,
+    discard: str | None = None,
+    stock: str = "",
+    options: Mapping[str, Any] | None = None,
+) -> tuple[list[int], int]:
+    """(shuffled order, dealer) that deals ``racks`` (seat → cards), starts the discard
+    pile with ``discard`` and draws ``stock`` first (``-`` for a filler)."""
+    v = find_variant(variant) if isinstance(variant, str) else variant
+    n = v.default_players if players is None else players
+    resolved = v.resolve(n, options)
+    pieces = v.pieces(resolved)
+    dealer = first_player_dealer(v, n) if dealer is None else dealer
+    probe = v.deal(pieces, list(range(len(pieces))), n, dealer, resolved)
+    given: dict[int, str] = (
+        dict(enumerate(racks)) if isinstance(racks, Sequence) else dict(racks or {})
+    )
+    alloc = _Allocator(pieces)
+    named = {seat: alloc.take_all(given.get(seat, "")) for seat in range(n)}
+    pile_named = alloc.take_all(discard or "")
+    stock_named = [None if t == "-" else alloc.take(t) for t in stock.split()]
+    free = [p for p in _filler_order(pieces) if p not in alloc.used]
+    jokers = [p for p in range(len(pieces)) if pieces.faces[p].is_joker and p not in alloc.used]
+    rack_ids = [_fill(named[s], len(probe.racks[s]), free, pieces, s) for s in range(n)]
+    pile = pile_named + [free.pop(0) for _ in range(len(probe.discard) - len(pile_named))]
+    stock_ids = [free.pop(0) if p is None else p for p in stock_named] + free + jokers
+    order = stack_cards(v, n, dealer, resolved, racks=rack_ids, discard=pile, stock=stock_ids)
+    return order, dealer
+
+
+def card_game(
+    variant: Variant | str,
+    players: int | None = None,
+    dealer: int | None = None,
+    racks: Mapping[int, str] | Sequence[str] | None = None,
+    discard: str | None = None,
+    stock: str = "",
+    options: Mapping[str, Any] | None = None,
+) -> Game:
+    """A game whose first deal is stacked (see :func:`card_order`)."""
+    order, dealer = card_order(variant, players, dealer, racks, discard, stock, options)
+    return Game(variant, players, options, walls=[order], maker=dealer, seed=0)
+
+
+def card_match(
+    variant: Variant | str,
+    players: int | None = None,
+    deals: Sequence[Mapping[str, Any]] = (),
+    options: Mapping[str, Any] | None = None,
+    dealer: int | None = None,
+) -> Game:
+    """A match whose first deals are stacked: ``deals[k]`` holds the keyword arguments
+    ``racks``, ``discard`` and ``stock`` of :func:`card_order` for deal ``k``.  The first
+    dealer defaults to the one that makes seat 0 the first player; later dealers follow
+    the engine's rotation (the next seat in play order)."""
+    v = find_variant(variant) if isinstance(variant, str) else variant
+    n = v.default_players if players is None else players
+    first = first_player_dealer(v, n) if dealer is None else dealer
+    walls = [
+        card_order(v, n, (first + k) % n, options=options, **spec)[0]
+        for k, spec in enumerate(deals)
+    ]
+    return Game(v, n, options, walls=walls, maker=first, seed=0)
+
+
+# ------------------------------------------------------------------ scripted play
+
+
+def play(game: Game, *lines: str) -> Game:
+    """Apply scripted actions; ``"P2: draw"`` also checks that P2 (seat 1) is to move."""
+    for line in lines:
+        seat_text, sep, rest = line.partition(":")
+        text = line
+        if sep and seat_text.strip().upper().startswith("P"):
+            seat = int(seat_text.strip()[1:]) - 1
+            assert game.to_move == seat, f"{line!r}: P{game.to_move + 1} is to move"
+            text = rest
+        game.apply(act(text))
+    return game
+
+
+def draw(game: Game) -> str:
+    """Draw for the seat to move; return the drawn card as notation."""
+    drawn = str(game.faces[game.stock[-1]])
+    game.apply(Draw())
+    return drawn
+
+
+def pass_turn(game: Game, discard: str | None = None) -> str:
+    """A quiet turn: draw and discard (the drawn card unless ``discard`` names one).
+
+    In a discard-only first turn nothing is drawn and, without ``discard``, the
+    highest card goes.  Returns the discarded card.
+    """
+    if game.turn.acquired == "none":
+        out = discard if discard is not None else str(max(game.rack_faces(game.to_move)))
+    else:
+        assert game.turn.acquired is None, "pass_turn starts a turn; use play() mid-turn"
+        drawn = draw(game)
+        out = discard if discard is not None else drawn
+    game.apply(Discard(face(out)))
+    return out
+
+
+def pass_turns(game: Game, count: int) -> None:
+    """``count`` turns of :func:`pass_turn`."""
+    for _ in range(count):
+        pass_turn(game)
+
+
+# ------------------------------------------------------------------ state
+
+
+def rack(game: Game, seat: int) -> list[str]:
+    """Sorted hand of ``seat`` as notation."""
+    return [str(f) for f in sorted(game.rack_faces(seat))]
+
+
+def column(game: Game) -> list[str]:
+    """The discard pile, oldest first, as notation."""
+    return [str(game.faces[p]) for p in game.column]
+
+
+def stock_top(game: Game, count: int | None = None) -> list[str]:
+    """The stock from its top (next draw first), as notation."""
+    cards = [str(game.faces[p]) for p in reversed(game.stock)]
+    return cards if count is None else cards[:count]
+
+
+def table(game: Game) -> list[str]:
+    """Every meld's notation, in id order."""
+    return [f.notation(game.pieces) for f in game.table]
+
+
+def state_key(game: Game) -> tuple[Any, ...]:
+    """Everything that makes up the game state (for before/after comparisons)."""
+    t = game.turn
+    return (
+        game.phase, game.to_move, game.deal_number, game.maker, game.turn_number,
+        tuple(tuple(r) for r in game.racks), tuple(game.stock), tuple(game.column),
+        tuple(game.table), tuple(game.credit), frozenset(game.locked),
+        tuple(game.opened), tuple(game.board), tuple(game.announced_three),
+        tuple(game.three_violation), tuple(game.atu), tuple(game.turns_taken),
+        tuple(game.has_laid), game.recycles, tuple(game.totals), tuple(game.results),
+        tuple(game.log), game.pending_swap, game.preplay_index,
+        (t.acquired, t.start_rack, tuple(t.must_use), tuple(t.pending_jokers),
+         tuple(t.new_formations), tuple(t.laid), t.laid_points, t.exchanged, t.attached,
+         t.dirty),
+    )
+
+
+def normal(action: Action) -> str:
+    """Notation of ``action`` with a meld's cards in sorted order (for comparisons)."""
+    if isinstance(action, Meld):
+        return "meld [" + " ".join(str(f) for f in sorted(action.faces)) + "]"
+    return str(action)
+
+
+def listed(game: Game, text: str | Action) -> bool:
+    """Whether the action (a meld in any card order) is among the legal actions."""
+    action = act(text) if isinstance(text, str) else text
+    return normal(action) in {normal(a) for a in game.legal_actions()}
+
+
+def illegal(game: Game, text: str | Action) -> IllegalActionError:
+    """Assert that the action is rejected with the state untouched; return the error."""
+    before = state_key(game)
+    action = act(text) if isinstance(text, str) else text
+    assert not game.can(action), f"{text!r} should be illegal"
+    assert not listed(game, action), f"{text!r} is listed as legal"
+    try:
+        game.apply(action)
+    except IllegalActionError as exc:
+        assert state_key(game) == before, f"{text!r} changed the state"
+        return exc
+    raise AssertionError(f"{text!r} was applied")
+
+
+def foreign_sections(rule: str, own: Sequence[str], ambiguities: Iterable[int]) -> list[str]:
+    """The parts of a cited ``rule`` (``"§5.6/§9.6(2)"``) that are neither one of the
+    ``own`` sections (``"§2"`` covers §2 and §2.x) nor an ambiguity A-nn of ``ambiguities``."""
+    allowed = {f"A-{k:02d}" for k in ambiguities}
+    out = []
+    for part in rule.replace(",", "/").split("/"):
+        part = part.strip()
+        head = part.split(".")[0].split("(")[0]
+        if head in own or part in allowed:
+            continue
+        out.append(part)
+    return out
+
+
+def locations(game: Game) -> dict[int, str]:
+    """Where each piece is: ``rack{seat}``, ``stock``, ``discard`` or ``table``."""
+    where: dict[int, str] = {}
+
+    def put(pieces: Iterable[int], place: str) -> None:
+        for p in pieces:
+            assert p not in where, f"{game.pieces.name(p)} is both in {where[p]} and {place}"
+            where[p] = place
+
+    for seat, r in enumerate(game.racks):
+        put(r, f"rack{seat}")
+    put(game.stock, "stock")
+    put(game.column, "discard")
+    for formation in game.table:
+        put(formation.pieces, "table")
+    return where
+
+
+def assert_conserved(game: Game) -> None:
+    """Every piece of the game is in exactly one place."""
+    where = locations(game)
+    missing = set(range(len(game.pieces))) - set(where)
+    assert not missing, f"missing pieces: {sorted(game.pieces.name(p) for p in missing)}"
