@@ -35,7 +35,7 @@ def test_quick_benchmark_prints_its_table() -> None:
     rows = {}
     for line in lines[header + 2:]:
         if not line.startswith("|"):
-            continue
+            break  # the end of the first table
         label, value, target = (c.strip() for c in line.strip("|").split("|"))
         rows[label] = (value, target)
     assert set(ROWS) <= set(rows), rows
@@ -44,3 +44,8 @@ def test_quick_benchmark_prints_its_table() -> None:
     for label in ROWS[:3]:
         assert f"  measuring {label} ..." in lines
     assert rows["random playout actions/s"][1] == ">= 20,000"
+    # The second table has a row for every registered variant.
+    from rummykit.rules import all_variants
+
+    listed = {line.strip("|").split("|")[0].strip() for line in lines if line.startswith("| ")}
+    assert {v.name for v in all_variants()} <= listed

@@ -505,7 +505,7 @@ def test_exchange_in_sets_needs_all_four_colours() -> None:
     game = _exchange_table()
     drawn = draw(game)
     err = illegal(game, "exchange Y5 -> m3")
-    assert err.rule == "§9.10" and "four colours" in err.reason
+    assert err.rule == "§9.10" and "four suits/colours" in err.reason
     assert illegal(game, "exchange R5 K5 -> m3").rule in ("§9.10", "§2.3")
     play(game, "exchange Y5 K5 -> m3")
     assert table(game)[2] == "[R5 B5 Y5 K5]"
