@@ -20,10 +20,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rummykit.engine import Game, IllegalActionError, parse_action
-from rummykit.engine.actions import Action, Discard, Draw, Meld
+from rummykit.engine.actions import Action, Discard, Meld
 from rummykit.model.pieces import Face, Material, PieceSet, parse_faces
 from rummykit.rules.cards import stack_cards
 from rummykit.rules.variant import Variant, find_variant
+from scripting import draw, play
 
 MAT = Material.CARDS
 
@@ -226,26 +227,6 @@ def card_match(
 
 
 # ------------------------------------------------------------------ scripted play
-
-
-def play(game: Game, *lines: str) -> Game:
-    """Apply scripted actions; ``"P2: draw"`` also checks that P2 (seat 1) is to move."""
-    for line in lines:
-        seat_text, sep, rest = line.partition(":")
-        text = line
-        if sep and seat_text.strip().upper().startswith("P"):
-            seat = int(seat_text.strip()[1:]) - 1
-            assert game.to_move == seat, f"{line!r}: P{game.to_move + 1} is to move"
-            text = rest
-        game.apply(act(text))
-    return game
-
-
-def draw(game: Game) -> str:
-    """Draw for the seat to move; return the drawn card as notation."""
-    drawn = str(game.faces[game.stock[-1]])
-    game.apply(Draw())
-    return drawn
 
 
 def pass_turn(game: Game, discard: str | None = None) -> str:

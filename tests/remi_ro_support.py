@@ -14,11 +14,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rummykit.engine import Game, IllegalActionError, parse_action
-from rummykit.engine.actions import Action, Discard, Draw, Ready
+from rummykit.engine.actions import Action, Discard, Ready
 from rummykit.engine.game import Phase
 from rummykit.model.melds import read_meld
 from rummykit.model.pieces import Face, Material, parse_faces
 from rummykit.rules.remi_ro import MELD_RULES, REMI_RO, TILES_106, stack_wall
+from scripting import draw as draw
+from scripting import play as play
 
 MAT = Material.TILES
 ALL_PIECES = frozenset(range(len(TILES_106)))
@@ -147,26 +149,6 @@ def stacked_game(
         while game.phase is Phase.PREPLAY:
             game.apply(Ready())
     return game
-
-
-def play(game: Game, *lines: str) -> Game:
-    """Apply scripted actions; ``"P2: draw"`` also checks that P2 is to move."""
-    for line in lines:
-        seat_text, sep, rest = line.partition(":")
-        text = line
-        if sep and seat_text.strip().upper().startswith("P"):
-            seat = int(seat_text.strip()[1:]) - 1
-            assert game.to_move == seat, f"{line!r}: P{game.to_move + 1} is to move"
-            text = rest
-        game.apply(act(text))
-    return game
-
-
-def draw(game: Game) -> str:
-    """Draw for the seat to move; return the drawn face as notation."""
-    drawn = str(game.faces[game.stock[-1]])
-    game.apply(Draw())
-    return drawn
 
 
 def pass_turn(game: Game, discard: str | None = None) -> str:

@@ -1,0 +1,28 @@
+"""Scripted play shared by the variant test helpers: actions by notation, seat-checked."""
+
+from __future__ import annotations
+
+from rummykit.engine import Game, parse_action
+from rummykit.engine.actions import Draw
+
+__all__ = ["draw", "play"]
+
+
+def play(game: Game, *lines: str) -> Game:
+    """Apply scripted actions; ``"P2: draw"`` also checks that P2 (seat 1) is to move."""
+    for line in lines:
+        seat_text, sep, rest = line.partition(":")
+        text = line
+        if sep and seat_text.strip().upper().startswith("P"):
+            seat = int(seat_text.strip()[1:]) - 1
+            assert game.to_move == seat, f"{line!r}: P{game.to_move + 1} is to move"
+            text = rest
+        game.apply(parse_action(text, game.pieces.material))
+    return game
+
+
+def draw(game: Game) -> str:
+    """Draw for the seat to move; return the drawn piece as notation."""
+    drawn = str(game.faces[game.stock[-1]])
+    game.apply(Draw())
+    return drawn
