@@ -8,7 +8,8 @@ from rich.table import Table
 
 from rummykit.engine.game import DealResult
 from rummykit.engine.view import SeatView
-from rummykit.model.pieces import Face
+from rummykit.model.pieces import Face, Material
+from rummykit.rules.variant import find_variant
 
 __all__ = ["face_markup", "render_results", "render_view", "sort_rack"]
 
@@ -82,8 +83,11 @@ def render_view(view: SeatView, names: Sequence[str], sort_by: str = "colour") -
             lines.append(f"  m{f.id:<3} [{shown}]  ({_seat_name(f.owner, names)})")
     if view.column:
         cells = [f"{i}:{face_markup(face)}" for i, face in enumerate(view.column)]
-        cells[0] = f"0:[dim]{view.column[0]} (dead)[/]"
-        lines.append("[bold]Column[/] " + "  ".join(cells))
+        variant = find_variant(view.variant)
+        if variant.play_rules(view.options).first_discard_dead:
+            cells[0] = f"0:[dim]{view.column[0]} (dead)[/]"
+        label = "Column" if variant.material is Material.TILES else "Discard pile"
+        lines.append(f"[bold]{label}[/] " + "  ".join(cells))
     rack = sort_rack(view.rack, sort_by)
     lines.append("[bold]Your rack[/] " + " ".join(face_markup(f) for f in rack))
     if view.must_use:
