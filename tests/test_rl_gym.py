@@ -1,0 +1,122 @@
+"""The Gymnasium single-agent environment (rl/gym_env.py): one learner against bots."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from rummykit import rl
+from rummykit.engine import IllegalActionError
+from rummykit.rl.conformance import variant_tables
+from rummykit.rules import OptionError, all_variants
+
+TABLES = variant_tables()
+
+
+def _episode(env: rl.RummyGymEnv, seed: int) -> tuple[float, list[int], dict]:  # type: ignore[type-arg]
+    """Play one episode with a seeded masked random learner."""
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    total = 0.0
+    actions = []
+    while True:
+        legal = np.flatnonzero(obs["action_mask"].view(np.bool_))
+        action = int(legal[rng.integers(len(legal))])
+        actions.append(action)
+        obs, reward, terminated, truncated, info = env.step(action)
+        total += reward
+        if terminated or truncated:
+            return total, actions, info
+
+
+@pytest.mark.parametrize(("variant", "players"), TABLES)
+def test_gymnasium_check_env(variant: str, players: int) -> None:
+    """Through gymnasium.make, so the render modes are checked too.  check_env samples
+    actions without the mask, which the 'random' illegal-action mode is for."""
+    env = gymnasium.make(
+        rl.gymnasium_id(variant), players=players, illegal_action="random"
+    )
+    check_env(env.unwrapped)
+
+
+def test_every_variant_is_registered() -> None:
+    for variant in all_variants():
+        assert rl.gymnasium_id(variant.name) in gymnasium.registry
+    assert rl.register_gymnasium_envs() == [rl.gymnasium_id(v.name) for v in all_variants()]
+
+
+@pytest.mark.parametrize("opponents", ["random", "greedy", ("greedy", "random", "random")])
+def test_the_learner_receives_its_deal_score(opponents: str | tuple[str, ...]) -> None:
+    env = rl.RummyGymEnv("remi_ro", 4, opponents=opponents, learner_seat=2)
+    total, actions, info = _episode(env, seed=3)
+    result = env.game.results[-1]
+    assert env.table.finished and len(env.game.results) == 1
+    assert total == result.scores[2]
+    assert info["deal_scores"] == result.scores
+    learner_actions = sum(1 for seat, _ in env.game.log if seat == 2)
+    assert learner_actions == len(actions)
+
+
+def test_episodes_reproduce_from_the_seed() -> None:
+    env = rl.RummyGymEnv("remi_ro", 3, opponents="random", learner_seat=None)
+    first = _episode(env, seed=21)
+    log = [str(a) for _, a in env.game.log]
+    again = _episode(rl.RummyGymEnv("remi_ro", 3, opponents="random", learner_seat=None), 21)
+    assert first == again
+    env.reset(seed=21)
+    assert env.learner_seat in range(3)
+    assert log  # the bots' choices were part of what reproduced
+
+
+def test_illegal_actions_raise_by_default_and_can_be_replaced() -> None:
+    env = rl.RummyGymEnv("remi_ro", 2)
+    obs, _ = env.reset(seed=1)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError):
+        env.step(illegal)
+    forgiving = rl.RummyGymEnv("remi_ro", 2, illegal_action="random")
+    forgiving.reset(seed=1)
+    _, reward, _, _, info = forgiving.step(illegal)
+    assert info["illegal_action"] is True and reward == 0.0
+    assert env.action_masks().dtype == np.bool_
+    assert env.action_masks().sum() == obs["action_mask"].sum()
+
+
+def test_construction_errors_name_the_problem() -> None:
+    with pytest.raises(OptionError, match="opponents"):
+        rl.RummyGymEnv("remi_ro", 4, opponents=("random",))
+    with pytest.raises(ValueError, match="unknown bot"):
+        rl.RummyGymEnv("remi_ro", 2, opponents="alphazero")
+    with pytest.raises(OptionError, match="learner_seat"):
+        rl.RummyGymEnv("remi_ro", 2, learner_seat=2)
+    with pytest.raises(OptionError, match="illegal_action"):
+        rl.RummyGymEnv("remi_ro", 2, illegal_action="ignore")  # type: ignore[arg-type]
+    with pytest.raises(OptionError, match="unknown option"):
+        rl.RummyGymEnv("remi_ro", 2, colour="red")
+
+
+def test_stepping_after_the_end_needs_a_reset() -> None:
+    env = rl.RummyGymEnv("remi_ro", 2, max_steps_per_deal=10)
+    _episode(env, seed=2)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    assert env.table.truncated and not env.game.results
+
+
+def test_render_is_the_learners_view() -> None:
+    env = rl.RummyGymEnv("remi_ro", 4, learner_seat=1, render_mode="ansi")
+    env.reset(seed=5)
+    text = env.render()
+    assert isinstance(text, str) and "seen by P2" in text
+
+
+def test_bots_choose_the_same_without_the_history_text() -> None:
+    """rummykit's bots never read view.history, so the fast default changes nothing."""
+    runs = []
+    for history in (False, True):
+        env = rl.RummyGymEnv("remi_ro", 4, opponents="greedy", bot_history=history)
+        runs.append(_episode(env, seed=4))
+        runs.append([str(a) for _, a in env.game.log])
+    assert runs[0] == runs[2] and runs[1] == runs[3]
