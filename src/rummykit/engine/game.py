@@ -161,7 +161,6 @@ class _Snapshot:
     turn: _Turn
 
 
-@lru_cache(maxsize=8192)
 def _meld_actions(
     counts: tuple[int, ...], rules: MeldRules, material: Material
 ) -> tuple[tuple[int, ...], tuple[Meld, ...]]:
