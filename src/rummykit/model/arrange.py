@@ -1,0 +1,171 @@
+"""Exact arrangement of a hand into disjoint formations (RULES §2.2, §6.6 / A-24).
+
+:func:`min_deadwood` finds the arrangement of a hand that leaves the least
+deadwood, the total value of the pieces in no formation.  :func:`best_packing`
+is the search underneath: the most total score from disjoint candidates, for
+any score per candidate.  Both are exact for whatever
+:func:`rummykit.model.candidates.candidates` yields (jokers, duplicates, ace
+positions and every joker limit of the :class:`MeldRules`).
+
+Method
+------
+Take the lowest face kind ``k`` left in the hand (jokers, kind 52, come
+last).  In any arrangement either one copy of ``k`` stays out of every
+formation, or some candidate holds it, and that candidate's lowest kind is
+``k`` because nothing lower is left.  Both branches leave a smaller hand whose
+best arrangement is the same question again, so answers are memoised on the
+hand.  Every arrangement is reachable this way, which is what makes the
+search exact.  A hand is an int with one bit field per kind (count plus a
+guard bit), so "does this candidate still fit" is one subtraction and a mask.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from rummykit.model.candidates import Candidate, candidates
+from rummykit.model.melds import MeldRules
+from rummykit.model.pieces import JOKER_KIND, Face, Material
+
+__all__ = ["Arrangement", "Packing", "best_packing", "kind_values", "min_deadwood"]
+
+KIND_COUNT = JOKER_KIND + 1
+
+
+class Arrangement(NamedTuple):
+    """A hand split into formations and deadwood.
+
+    ``melds`` are disjoint candidates, ``deadwood`` the face kinds left over
+    (sorted, jokers as ``JOKER_KIND``), ``points`` their total value.
+    """
+
+    melds: tuple[Candidate, ...]
+    deadwood: tuple[int, ...]
+    points: int
+
+
+class Packing(NamedTuple):
+    """The best set of disjoint candidates: their indices (ascending) and total score."""
+
+    chosen: tuple[int, ...]
+    score: int
+
+
+def kind_values(value: Callable[[Face], int], material: Material) -> tuple[int, ...]:
+    """The 53-long table ``value(face)`` for every face kind (index 52: the joker)."""
+    return tuple(
+        value(Face.joker(material) if k == JOKER_KIND else Face.of(material, k // 13, k % 13 + 1))
+        for k in range(KIND_COUNT)
+    )
+
+
+def min_deadwood(
+    counts: Sequence[int],
+    rules: MeldRules,
+    values: Sequence[int] | Callable[[int], int],
+) -> Arrangement:
+    """The arrangement of the hand ``counts`` (53 counts by face kind) leaving the least deadwood.
+
+    ``values`` gives each face kind's deadwood value, as a 53-long sequence or
+    a function of the kind.  Formations are every candidate of ``rules``.
+    Among equally good arrangements the answer is deterministic: at each step
+    the lowest kind left goes into the first candidate (in ``candidates()``
+    order) that keeps the optimum, before being left over.
+    """
+    table = _value_table(values)
+    counts = tuple(counts)
+    if len(counts) != KIND_COUNT:
+        raise ValueError(f"counts must have {KIND_COUNT} entries, not {len(counts)}")
+    if any(c < 0 for c in counts):
+        raise ValueError("counts must not be negative")
+    cands = candidates(counts, rules)
+    scores = [sum(table[k] for k in cand.kinds) for cand in cands]
+    packing = best_packing(counts, cands, scores)
+    melds = tuple(cands[i] for i in packing.chosen)
+    left = list(counts)
+    for meld in melds:
+        for k in meld.kinds:
+            left[k] -= 1
+    deadwood = tuple(k for k in range(KIND_COUNT) for _ in range(left[k]))
+    return Arrangement(melds, deadwood, sum(table[k] for k in deadwood))
+
+
+def _value_table(values: Sequence[int] | Callable[[int], int]) -> tuple[int, ...]:
+    if callable(values):
+        return tuple(values(k) for k in range(KIND_COUNT))
+    table = tuple(values)
+    if len(table) != KIND_COUNT:
+        raise ValueError(f"values must have {KIND_COUNT} entries, not {len(table)}")
+    return table
+
+
+def best_packing(
+    counts: Sequence[int], cands: Sequence[Candidate], scores: Sequence[int]
+) -> Packing:
+    """The disjoint candidates the hand ``counts`` covers with the most total score.
+
+    ``scores[i]`` is candidate ``i``'s score; candidates scoring ≤ 0 are never
+    chosen (leaving pieces out is free).  Exact for any candidate list, with
+    or without natural pieces in each candidate.
+    """
+    if len(scores) != len(cands):
+        raise ValueError("one score per candidate is needed")
+    bits = max(1, max(counts, default=0).bit_length())
+    width = bits + 1
+    guard = 0
+    for k in range(KIND_COUNT):
+        guard |= 1 << (width * k + bits)
+    state = 0
+    for k, c in enumerate(counts):
+        state |= c << (width * k)
+    # Per lowest kind: (need, score, index).  Readings of the same pieces are
+    # interchangeable in the search, so only the best-scoring one per multiset
+    # of pieces is kept; among equals, the one with the higher positions, as
+    # for an undeclared meld (RULES §2.2).
+    best_of: dict[int, int] = {}
+    needs: list[int] = []
+    lows: list[int] = []
+    for i, cand in enumerate(cands):
+        need = 0
+        for k, c in cand.need:
+            need += c << (width * k)
+        needs.append(need)
+        lows.append(cand.need[0][0])
+        if scores[i] <= 0 or ((state | guard) - need) & guard != guard:
+            continue
+        kept = best_of.get(need)
+        if kept is None or (scores[i], cand.positions) > (scores[kept], cands[kept].positions):
+            best_of[need] = i
+    by_low: list[list[tuple[int, int, int]]] = [[] for _ in range(KIND_COUNT)]
+    for i in sorted(best_of.values()):
+        by_low[lows[i]].append((needs[i], scores[i], i))
+    memo: dict[int, tuple[int, int]] = {0: (0, -1)}
+
+    def solve(rack: int) -> int:
+        hit = memo.get(rack)
+        if hit is not None:
+            return hit[0]
+        kind = ((rack & -rack).bit_length() - 1) // width
+        best = solve(rack - (1 << (width * kind)))
+        choice = -1
+        for need, score, i in by_low[kind]:
+            if ((rack | guard) - need) & guard == guard:
+                value = solve(rack - need) + score
+                if value > best or (value == best and choice == -1):
+                    best, choice = value, i
+        memo[rack] = (best, choice)
+        return best
+
+    total = solve(state)
+    chosen: list[int] = []
+    rack = state
+    while rack:
+        choice = memo[rack][1]
+        if choice == -1:
+            kind = ((rack & -rack).bit_length() - 1) // width
+            rack -= 1 << (width * kind)
+        else:
+            chosen.append(choice)
+            rack -= needs[choice]
+    return Packing(tuple(sorted(chosen)), total)
