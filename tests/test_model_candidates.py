@@ -207,3 +207,77 @@ def test_counts_of_counts_kinds() -> None:
     assert counts[JOKER_KIND] == 1
     assert counts[kinds_of("B13")[0]] == 1
     assert sum(counts) == 4
+
+
+# --------------------------------------------------------------- repeated suits (RULES §4.4)
+
+REPEATED = MeldRules(
+    ace_low=True, ace_high=True, set_distinct_suits=False, set_max_size=10, min_natural=1
+)
+"""Double Rummy's formations: two packs, sets of any suits up to 10 cards."""
+
+
+@st.composite
+def two_pack_racks(draw: st.DrawFn) -> list[int]:
+    """Racks of 3-10 pieces heavy in one or two ranks, up to 2 copies of a card."""
+    jokers = draw(st.integers(0, 2))
+    ranks = draw(st.lists(st.integers(0, 12), min_size=1, max_size=2))
+    size = draw(st.integers(max(3 - jokers, 1), 10 - jokers))
+    card = st.one_of(
+        st.builds(lambda s, r: s * 13 + r, st.integers(0, 3), st.sampled_from(ranks)),
+        st.integers(0, 51),
+    )
+    naturals = draw(st.lists(card, min_size=size, max_size=size))
+    counts = counts_of(naturals)
+    return [k for k in range(52) for _ in range(min(counts[k], 2))] + [JOKER_KIND] * jokers
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(two_pack_racks())
+def test_sets_with_repeated_suits_are_exactly_the_legal_formations(kinds: list[int]) -> None:
+    """§4.4: with set_distinct_suits false a set may repeat suits up to set_max_size; the
+    enumeration still agrees with the brute force over read_meld, and candidates_with
+    is its subset using a natural."""
+    counts = counts_of(kinds)
+    found = candidates(counts, REPEATED)
+    keys = [key(c) for c in found]
+    assert len(keys) == len(set(keys))
+    assert set(keys) == brute_force(kinds, REPEATED)
+    for c in found:
+        assert read_meld(c.faces(TILES), REPEATED, c.declared(TILES))
+        if c.kind is MeldKind.SET:
+            # jokers are declared, as a card of the set's rank
+            declared = c.declared(TILES)
+            assert all((d is not None and d.rank == c.positions[0]) == (k == JOKER_KIND)
+                       for d, k in zip(declared, c.kinds, strict=True))
+    for kind in {k for k in kinds if k != JOKER_KIND}:
+        got = {key(c) for c in candidates_with(counts, REPEATED, kind)}
+        assert got == {k for k in keys if kind in k[3]}
+
+
+def test_the_ten_card_set_is_a_candidate_only_with_repeated_suits() -> None:
+    """DBL-03: `7C 7C 7D 7D 7H 7H 7S 7S JK JK` is one set of ten; distinct-suit rules
+    (every other card variant) never list a set of more than four."""
+    ten = kinds_of("R7 R7 B7 B7 Y7 Y7 K7 K7 J J")
+    sets = [c for c in candidates(counts_of(ten), REPEATED) if c.kind is MeldKind.SET]
+    assert max(len(c.kinds) for c in sets) == 10
+    assert (MeldKind.SET, -1, (7,) * 3, tuple(kinds_of("R7 R7 B7"))) in {key(c) for c in sets}
+    distinct = MeldRules(set_distinct_suits=True, set_max_size=4)
+    assert max(len(c.kinds) for c in candidates(counts_of(ten), distinct)) == 4
+    capped = MeldRules(set_distinct_suits=False, set_max_size=6)
+    assert max(len(c.kinds) for c in candidates(counts_of(ten), capped)) == 6
+
+
+def test_set_jokers_are_declared_missing_suits_first_then_from_the_first_suit() -> None:
+    """§2.2/§4.4: a joker in a set is declared as a missing suit (suit order); in a set
+    with every suit present (repeated suits allowed) the suits start again from the first,
+    so the meld still reads as a set and never as a run (`[9H J J]` is not 9-10-J)."""
+    full = kinds_of("R7 R7 B7 B7 Y7 Y7 K7 K7 J J")
+    (ten,) = [c for c in candidates(counts_of(full), REPEATED) if len(c.kinds) == 10]
+    assert [str(d) for d in ten.declared(TILES) if d is not None] == ["R7", "Y7"]
+    (one,) = [c for c in candidates(counts_of(kinds_of("B9 J J")), REPEATED)
+              if c.kind is MeldKind.SET]
+    declared = one.declared(TILES)
+    assert [str(d) for d in declared if d is not None] == ["R9", "Y9"]
+    readings = read_meld(one.faces(TILES), REPEATED, declared)
+    assert [r.kind for r in readings] == [MeldKind.SET]

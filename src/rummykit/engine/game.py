@@ -135,6 +135,10 @@ class _Turn:
     exchanged: bool = False
     attached: bool = False
     dirty: bool = False
+    displaced: int | None = None
+    """A joker lifted by a lay-off (§4.5) that must be attached again before anything else."""
+    displaced_from: int = 0
+    """The formation the lifted joker came from."""
 
     def copy(self) -> _Turn:
         return _Turn(
@@ -148,6 +152,8 @@ class _Turn:
             self.exchanged,
             self.attached,
             self.dirty,
+            self.displaced,
+            self.displaced_from,
         )
 
 
@@ -198,7 +204,9 @@ def _natural_slots(formation: Formation, rules: MeldRules) -> dict[int, int]:
     return out
 
 
-_MELDS_BY_RACK: dict[str, dict[tuple[int, ...], tuple[tuple[int, ...], tuple[Meld, ...]]]] = {}
+_MELDS_BY_RACK: dict[
+    tuple[str, MeldRules], dict[tuple[int, ...], tuple[tuple[int, ...], tuple[Meld, ...]]]
+] = {}
 _DRAW = Draw()
 _THREE = AnnounceThree()
 _BOARD = DeclareBoard()
@@ -235,12 +243,13 @@ class Game:
             Face.joker(self.pieces.material),
         )
         self._discards = tuple(Discard(f) for f in self.kind_faces)
-        # Per-variant caches shared by every game: rack counts → melds.
-        self._melds_by_rack = _MELDS_BY_RACK.setdefault(self.variant.name, {})
+        self.rules = self.variant.rules_for(self.options)
+        # Caches shared by every game of the variant: rack counts → melds.  Keyed by the
+        # meld rules too, since options such as min_naturals_per_meld change them.
+        self._melds_by_rack = _MELDS_BY_RACK.setdefault((self.variant.name, self.rules), {})
         self._slots_by_formation: dict[int, tuple[Formation, dict[int, int]]] = {}
         limit = self.options.get("rack_max_after_turn")
         self._rack_max = int(limit) if isinstance(limit, int) else 10**6
-        self.rules = self.variant.rules_for(self.options)
         self.play = self.variant.play_rules(self.options)
         if rng is None:
             seed = secrets.randbelow(2**63) if seed is None else seed
@@ -372,6 +381,12 @@ class Game:
         handler = self._VERIFY.get(type(action))
         if handler is None:
             raise self._fail(action, "§2.3", "unknown action type")
+        if self.turn.displaced is not None and type(action) not in (Attach, ResetTurn):
+            raise self._fail(
+                action,
+                self.play.cite("joker_shift", "§4.5"),
+                f"first attach the joker lifted from m{self.turn.displaced_from}",
+            )
         handler(self, action)
 
     def can(self, action: Action) -> bool:
@@ -700,6 +715,8 @@ class Game:
             preferred.update(self.turn.must_use)
         else:
             avoided.update(self.turn.must_use)
+        if self.turn.displaced is not None:
+            preferred.add(self.turn.displaced)
         chosen: list[int] = []
         for face in faces:
             kind = face.kind
@@ -801,7 +818,10 @@ class Game:
         if face.is_joker:
             if declared is not None and (
                 declared.rank != formation.rank
-                or declared.suit_index in formation.natural_suits(self.pieces)
+                or (
+                    rules.set_distinct_suits
+                    and declared.suit_index in formation.natural_suits(self.pieces)
+                )
             ):
                 return None
             wild = 1 + sum(self.faces[p].is_joker for p in formation.pieces)
@@ -822,6 +842,10 @@ class Game:
         seat = self.to_move
         (piece,) = self._pick(seat, (action.face,), action)
         formation = self._formation(action, action.target)
+        if self.turn.displaced is not None:
+            self._verify_joker_move(action, formation)
+            self._keeps_discard(action, 1)
+            return
         freed_joker = piece in self.turn.pending_jokers
         if not (freed_joker or self._may_lay_off(seat)):
             raise self._fail(
@@ -836,12 +860,68 @@ class Game:
         if action.declared is not None and not action.face.is_joker:
             raise self._fail(action, "§2.2", "only a joker is declared")
         if self._attach_slot(formation, action.face, action.declared) is None:
+            index = self._shifted_joker(formation, action.face)
+            if index is None:
+                raise self._fail(
+                    action,
+                    self.play.cite("attach", "§2.1(7)"),
+                    f"{action.face} does not fit {formation.notation(self.pieces)}",
+                )
+            lifted = formation.replacing(formation.pieces[index], piece, action.face.kind)
+            if not self._joker_moves(lifted):
+                raise self._fail(
+                    action,
+                    self.play.cite("joker_relocation", "§4.5/A-10"),
+                    f"the joker {action.face} replaces in {formation.notation(self.pieces)} "
+                    "has nowhere to go on the table",
+                )
+            return  # the lifted joker comes back to the rack: one piece still stays
+        self._keeps_discard(action, 1)
+
+    def _shifted_joker(self, formation: Formation, face: Face) -> int | None:
+        """§4.5: the index of the joker in run ``formation`` that natural ``face`` replaces."""
+        if not self.play.joker_shift or formation.kind is not MeldKind.RUN or face.is_joker:
+            return None
+        for i, kind in enumerate(formation.kinds):
+            if kind == JOKER_KIND and formation.represented(self.pieces, i) == face:
+                return i
+        return None
+
+    def _joker_moves(self, source: Formation) -> list[Attach]:
+        """§4.5/A-10: where a joker lifted from ``source`` may go: a free end of the same
+        run, or else (a complete run) any other formation it fits."""
+        joker = self.kind_faces[JOKER_KIND]
+        moves = list(self._joker_attaches(source, joker))
+        if moves or not self.play.joker_relocation:
+            return moves
+        for formation in self.table:
+            if formation.id != source.id:
+                moves.extend(self._joker_attaches(formation, joker))
+        return moves
+
+    def _verify_joker_move(self, action: Attach, formation: Formation) -> None:
+        source = self.table[self.turn.displaced_from - 1]
+        allowed = {(a.target, a.declared) for a in self._joker_moves(source)}
+        targets = {target for target, _ in allowed}
+        if not action.face.is_joker:
             raise self._fail(
                 action,
-                self.play.cite("attach", "§2.1(7)"),
-                f"{action.face} does not fit {formation.notation(self.pieces)}",
+                self.play.cite("joker_shift", "§4.5"),
+                f"first attach the joker lifted from m{source.id}",
             )
-        self._keeps_discard(action, 1)
+        if formation.id not in targets:
+            where = "a free end of that run" if source.id in targets else "another formation"
+            raise self._fail(
+                action,
+                self.play.cite("joker_shift", "§4.5"),
+                f"the joker lifted from m{source.id} goes to {where}",
+            )
+        if self._attach_slot(formation, action.face, action.declared) is None:
+            raise self._fail(
+                action,
+                self.play.cite("joker_shift", "§4.5"),
+                f"the joker does not fit {formation.notation(self.pieces)} there",
+            )
 
     def _may_lay_off(self, seat: int) -> bool:
         play = self.play
@@ -860,11 +940,24 @@ class Game:
         (piece,) = self._pick(seat, (action.face,), action)
         formation = self.table[action.target - 1]
         slot = self._attach_slot(formation, action.face, action.declared)
-        assert slot is not None
-        self.table[action.target - 1] = formation.with_piece(piece, action.face.kind, slot)
-        self._place(seat, [piece], new_formation=False)
         self.turn.attached = True
         self.turn.dirty = True
+        if slot is None:
+            # §4.5: the card takes the joker's place; the joker is lifted, to be
+            # attached again by the next action.
+            index = self._shifted_joker(formation, action.face)
+            assert index is not None
+            joker = formation.pieces[index]
+            self.table[action.target - 1] = formation.replacing(joker, piece, action.face.kind)
+            self._place(seat, [piece], new_formation=False)
+            self.racks[seat].append(joker)
+            self.racks[seat].sort()
+            self.turn.displaced = joker
+            self.turn.displaced_from = formation.id
+            return
+        self.table[action.target - 1] = formation.with_piece(piece, action.face.kind, slot)
+        self._place(seat, [piece], new_formation=False)
+        self.turn.displaced = None
         if piece in self.turn.must_use and self.options.get("column_take_allow_attach"):
             self.turn.new_formations.append(formation.id)
         self._go_out_if_empty()
@@ -1045,6 +1138,8 @@ class Game:
         play = self.play
         if turn.acquired is None:
             return self.play.cite("acquire", "§2.3"), "draw or take a piece first"
+        if turn.displaced is not None:
+            return self.play.cite("joker_shift", "§4.5"), "attach the lifted joker first"
         # §5.6: a "Hand" (everything in one turn) is free of the opening rule and of
         # the duty to meld a taken discard.
         hand = going_out and not self.has_laid[seat] and play.hand_waives_opening
@@ -1342,6 +1437,11 @@ class Game:
         play = self.play
         faces = self.faces
         out: list[Action] = []
+        if turn.displaced is not None:
+            # §4.5: the lifted joker goes back on the table before anything else.
+            out.extend(self._joker_moves(self.table[turn.displaced_from - 1]))
+            out.append(_RESET)
+            return out
         if turn.acquired is None:
             if self.stock:
                 out.append(_DRAW)
@@ -1418,6 +1518,8 @@ class Game:
                     found.extend(
                         Attach(kind_faces[kind], formation.id) for kind in kinds if kind in slots
                     )
+                    if play.joker_shift and formation.kind is MeldKind.RUN:
+                        found.extend(self._shift_attaches(formation, rack, counts))
                 if joker is not None and (
                     formation.owner == seat or not play.joker_layoff_own_only
                 ):
@@ -1428,6 +1530,21 @@ class Game:
         if play.joker_exchange and (self.opened[seat] or not play.exchange_needs_opened_before):
             out.extend(a for a in self._exchanges(seat, counts, size) if size > 1 or self.can(a))
 
+    def _shift_attaches(
+        self, formation: Formation, rack: list[int], counts: tuple[int, ...]
+    ) -> Iterator[Attach]:
+        """§4.5: lay-offs of a held natural onto the joker of a run that stands for it."""
+        for i, kind in enumerate(formation.kinds):
+            if kind != JOKER_KIND:
+                continue
+            stands_for = formation.represented(self.pieces, i)
+            assert stands_for is not None
+            if not counts[stands_for.kind]:
+                continue
+            piece = next(p for p in rack if self.faces[p].kind == stands_for.kind)
+            if self._joker_moves(formation.replacing(formation.pieces[i], piece, stands_for.kind)):
+                yield Attach(self.kind_faces[stands_for.kind], formation.id)
+
     def _slots(self, formation: Formation) -> dict[int, int]:
         known = self._slots_by_formation.get(formation.id)
         if known is None or known[0] is not formation:
@@ -1437,7 +1554,7 @@ class Game:
             )
         return known[1]
 
-    def _joker_attaches(self, formation: Formation, joker: Face) -> Iterator[Action]:
+    def _joker_attaches(self, formation: Formation, joker: Face) -> Iterator[Attach]:
         material = self.pieces.material
         if formation.kind is MeldKind.SET:
             if self._attach_slot(formation, joker, None) is not None:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, cycle, product
 
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, position_rank
 from rummykit.model.pieces import JOKER_KIND, Face, Material
 
-__all__ = ["Candidate", "candidates", "candidates_with", "counts_of"]
+__all__ = ["Candidate", "candidates", "candidates_with", "counts_of", "set_joker_suits"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +47,11 @@ class Candidate:
         )
 
     def declared(self, material: Material) -> tuple[Face | None, ...]:
-        """What each wild piece stands for (sets: a missing suit, in suit order)."""
+        """What each wild piece stands for (sets: see :func:`set_joker_suits`).
+
+        A set's jokers are declared too, so that the meld cannot be read as a run
+        (``[9H JK JK]`` would otherwise be the more valuable 9-10-J, RULES §2.2).
+        """
         out: list[Face | None] = []
         if self.kind is MeldKind.RUN:
             for k, p in zip(self.kinds, self.positions, strict=True):
@@ -56,11 +60,20 @@ class Candidate:
                 )
             return tuple(out)
         rank = self.positions[0]
-        present = {k // 13 for k in self.kinds if k != JOKER_KIND}
-        missing = iter(s for s in range(4) if s not in present)
+        suits = cycle(set_joker_suits(self.kinds))
         for k in self.kinds:
-            out.append(Face.of(material, next(missing), rank) if k == JOKER_KIND else None)
+            out.append(Face.of(material, next(suits), rank) if k == JOKER_KIND else None)
         return tuple(out)
+
+
+def set_joker_suits(kinds: tuple[int, ...]) -> tuple[int, ...]:
+    """The suits the jokers of a set with these face kinds are declared as, in turn.
+
+    The missing suits in suit order; where suits may repeat (RULES §4.4) a set can
+    hold more jokers than missing suits, and the suits then start again from the first.
+    """
+    present = {k // 13 for k in kinds if k != JOKER_KIND}
+    return (*(s for s in range(4) if s not in present), 0, 1, 2, 3)
 
 
 def counts_of(kinds: list[int] | tuple[int, ...]) -> tuple[int, ...]:
@@ -137,7 +150,7 @@ def _runs(
 
 
 _RUN_CACHE: dict[MeldRules, dict[tuple[int, tuple[int, ...], int], tuple[Candidate, ...]]] = {}
-_SET_CACHE: dict[MeldRules, dict[tuple[int, tuple[bool, ...], int], tuple[Candidate, ...]]] = {}
+_SET_CACHE: dict[MeldRules, dict[tuple[int, tuple[int, ...], int], tuple[Candidate, ...]]] = {}
 
 
 def _suit_runs(
@@ -238,23 +251,30 @@ def _sets(
 ) -> None:
     max_wild = jokers if rules.max_wild is None else min(jokers, rules.max_wild)
     cache = _SET_CACHE.setdefault(rules, {})
+    distinct = rules.set_distinct_suits
     for rank in ranks:
         column = counts[rank - 1 : 52 : 13]  # this rank's count in each suit
         if any(column):
-            key = (rank, tuple(map(bool, column)), max_wild)
+            # Distinct suits: only whether a suit is present matters (and makes the key
+            # shared by more racks); repeated suits: how many copies of each.
+            key = (rank, tuple(map(bool, column)) if distinct else column, max_wild)
             found = cache.get(key)
             if found is None:
-                found = cache[key] = _rank_sets(rank, key[1], max_wild, rules)
+                if distinct:
+                    found = _rank_sets(rank, key[1], max_wild, rules)
+                else:
+                    found = _rank_multisets(rank, column, max_wild, rules)
+                cache[key] = found
             out.extend(found)
 
 
 def _rank_sets(
-    rank: int, present: tuple[bool, ...], max_wild: int, rules: MeldRules
+    rank: int, present: tuple[int, ...], max_wild: int, rules: MeldRules
 ) -> tuple[Candidate, ...]:
     """Every set of one rank from the suits present (distinct suits)."""
     suits = [s for s in range(4) if present[s]]
     out: list[Candidate] = []
-    top = min(rules.set_max_size, 4) if rules.set_distinct_suits else rules.set_max_size
+    top = min(rules.set_max_size, 4)
     for size_nat in range(1, len(suits) + 1):
         for chosen in combinations(suits, size_nat):
             for wild in range(max_wild + 1):
@@ -265,4 +285,25 @@ def _rank_sets(
                     continue
                 kinds = tuple(s * 13 + rank - 1 for s in chosen) + (JOKER_KIND,) * wild
                 out.append(Candidate(MeldKind.SET, -1, (rank,) * size, kinds, _need(kinds)))
+    return tuple(out)
+
+
+def _rank_multisets(
+    rank: int, column: tuple[int, ...], max_wild: int, rules: MeldRules
+) -> tuple[Candidate, ...]:
+    """Every set of one rank when suits may repeat (RULES §4.4): any number of copies of
+    each suit held, plus jokers, up to ``set_max_size``."""
+    out: list[Candidate] = []
+    top = rules.set_max_size
+    for copies in product(*(range(c + 1) for c in column)):
+        size_nat = sum(copies)
+        if size_nat == 0:
+            continue
+        naturals = tuple(s * 13 + rank - 1 for s in range(4) for _ in range(copies[s]))
+        for wild in range(max_wild + 1):
+            size = size_nat + wild
+            if size < rules.min_size or size > top or not _wild_ok(wild, size_nat, rules):
+                continue
+            kinds = naturals + (JOKER_KIND,) * wild
+            out.append(Candidate(MeldKind.SET, -1, (rank,) * size, kinds, _need(kinds)))
     return tuple(out)

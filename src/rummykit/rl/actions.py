@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, cycle
 
 from rummykit.engine.actions import (
     AcceptSwap,
@@ -56,7 +56,7 @@ from rummykit.engine.actions import (
     Reshuffle,
     TakeColumn,
 )
-from rummykit.model.candidates import Candidate, candidates, counts_of
+from rummykit.model.candidates import Candidate, candidates, counts_of, set_joker_suits
 from rummykit.model.melds import MeldKind, position_rank
 from rummykit.model.pieces import JOKER_KIND, Face, Material, PieceSet
 from rummykit.rules.variant import Variant
@@ -115,7 +115,7 @@ def _candidate_key(c: Candidate) -> _MeldKey:
     """:func:`_meld_key` of ``Meld(c.faces(m), c.declared(m))``, without building it.
 
     Mirrors :meth:`Candidate.declared`: a joker in a run stands for the piece of
-    its position; jokers in a set stand for the missing suits in suit order.
+    its position; jokers in a set stand for the suits of :func:`set_joker_suits`.
     """
     if c.kind is MeldKind.RUN:
         declared = tuple(
@@ -124,9 +124,8 @@ def _candidate_key(c: Candidate) -> _MeldKey:
         )
     else:
         rank = c.positions[0]
-        present = {k // 13 for k in c.kinds if k != JOKER_KIND}
-        missing = iter([s * 13 + rank - 1 for s in range(4) if s not in present])
-        declared = tuple(next(missing) if k == JOKER_KIND else -1 for k in c.kinds)
+        suits = cycle(set_joker_suits(c.kinds))
+        declared = tuple(next(suits) * 13 + rank - 1 if k == JOKER_KIND else -1 for k in c.kinds)
     return c.kinds, declared
 
 
