@@ -23,18 +23,16 @@ from card_support import (
     column,
     draw,
     face,
-    foreign_sections,
     illegal,
     listed,
     pass_turn,
-    pass_turns,
     play,
     rack,
     stock_top,
     table,
 )
 from rummykit.engine import Game, view
-from rummykit.engine.actions import Attach, Discard, Draw, Meld, NextDeal, ResetTurn
+from rummykit.engine.actions import Discard, Draw, NextDeal
 from rummykit.engine.game import Phase
 from rummykit.engine.record import record_of, replay
 from rummykit.model import MeldKind, read_meld
@@ -91,10 +89,10 @@ def test_dbl_03_sets_may_repeat_suits_up_to_ten_cards() -> None:
         stock="KD KD",
     )
     rules = game.rules
-    assert [r.kind for r in read_meld(tuple(face(c) for c in "7C 7C 7D".split()), rules)] == [
+    assert [r.kind for r in read_meld(tuple(face(c) for c in ["7C", "7C", "7D"]), rules)] == [
         MeldKind.SET
     ]
-    ten = tuple(face(c) for c in "7C 7C 7D 7D 7H 7H 7S 7S JK JK".split())
+    ten = tuple(face(c) for c in ["7C", "7C", "7D", "7D", "7H", "7H", "7S", "7S", "JK", "JK"])
     assert [r.kind for r in read_meld(ten, rules)] == [MeldKind.SET]
     draw(game)
     play(game, "meld [7C 7C 7D 7D 7H 7H 7S 7S JK(7S) JK(7H)]", "discard KD")
@@ -114,7 +112,7 @@ def test_dbl_03_a_set_never_exceeds_set_max_size() -> None:
     illegal(game, "meld [7C 7C 7D 7D 7H 7H 7S 7S JK(7S) JK(7H) JK(7D)]")
     play(game, "meld [7C 7C 7D 7D 7H 7H 7S 7S JK(7S) JK(7H)]")
     illegal(game, "attach JK -> m1")
-    big = tuple(face(c) for c in "7C 7C 7D 7D 7H 7H 7S".split())
+    big = tuple(face(c) for c in ["7C", "7C", "7D", "7D", "7H", "7H", "7S"])
     capped = Game("double", 2, {"set_max_size": 6}, seed=1)
     assert read_meld(big[:6], capped.rules) and not read_meld(big, capped.rules)
 
@@ -314,3 +312,188 @@ def test_the_stock_runs_out_in_real_play() -> None:
     assert game.recycles == 1 and column(game) == []
     assert stock_top(game) == pile
     assert_conserved(game)
+
+
+# ================================================================== §4.3 turns, lay-offs
+
+LAY_OFF_ALL = "7S 8S 9S 10S 7H 8H 9H 10H 7D 8D 9D 7C 8C 9C"
+"""P1's hand in :func:`test_a_hand_made_by_laying_off_only`: it extends P2's four runs."""
+
+
+def test_a_hand_made_by_laying_off_only() -> None:
+    """§4.3, §4.7: a player who never melded lays off on an opponent's melds, wins the deal
+    that way without a meld of his own, and, having disposed of all 14 cards in one turn,
+    makes a Hand: the opponent's hand counts double."""
+    game = card_game(
+        "double", 2,
+        racks={0: LAY_OFF_ALL, 1: "4S 5S 6S 4H 5H 6H 4D 5D 6D 4C 5C 6C"},
+    )
+    pass_turn(game)
+    drawn = draw(game)
+    play(game, "P2: meld [4S 5S 6S]", "meld [4H 5H 6H]", "meld [4D 5D 6D]", "meld [4C 5C 6C]",
+         f"discard {drawn}")
+    drawn = draw(game)
+    targets = {"S": 1, "H": 2, "D": 3, "C": 4}
+    for card in LAY_OFF_ALL.split():
+        play(game, f"P1: attach {card} -> m{targets[card[-1]]}")
+    assert rack(game, 0) == [drawn] and not game.opened[0]
+    left = hand_points(game, 1)
+    play(game, f"discard {drawn}")
+    (result,) = game.results
+    assert result.closer == 0 and result.hand and result.end == "close"
+    assert result.scores == (2 * left, 0)
+
+
+def test_a_run_is_never_extended_beyond_its_ace() -> None:
+    """§4.4-§4.5: an ace ends a run: nothing is laid off below a low ace or above a high
+    ace; the other end stays open."""
+    game = card_game("double", 2, racks={0: "KS 2H 4S JH", 1: "AS 2S 3S QH KH AH"})
+    pass_turn(game)
+    drawn = draw(game)
+    play(game, "P2: meld [AS 2S 3S]", "meld [QH KH AH]", f"discard {drawn}")
+    draw(game)
+    illegal(game, "attach KS -> m1")  # below the low ace (no wrap)
+    illegal(game, "attach 2H -> m2")  # above the high ace
+    assert listed(game, "attach 4S -> m1") and listed(game, "attach JH -> m2")
+    play(game, "attach 4S -> m1", "attach JH -> m2")
+    assert table(game) == ["[AS 2S 3S 4S]", "[JH QH KH AH]"]
+
+
+def joker_between_game(p1: str = "6C") -> Game:
+    """P2 lays `[5C JK(6C) 7C]` (m1); P1 holds ``p1`` and has drawn."""
+    game = card_game("double", 2, racks={0: p1, 1: "5C 7C JK"})
+    pass_turn(game)
+    drawn = draw(game)
+    play(game, "P2: meld [5C JK(6C) 7C]", f"discard {drawn}")
+    draw(game)
+    return game
+
+
+def test_the_laying_off_player_chooses_the_end_the_joker_moves_to() -> None:
+    """§4.5: `[5C JK(6C) 7C]` + 6C gives `[JK(4C) 5C 6C 7C]` or `[5C 6C 7C JK(8C)]`, at the
+    choice of the player laying off; the joker stays in its run (A-09)."""
+    game = joker_between_game()
+    play(game, "P1: attach 6C -> m1")
+    assert legal_texts(game) == {"attach JK(4C) -> m1", "attach JK(8C) -> m1", "reset"}
+    low, high = game.copy(), game.copy()
+    play(low, "attach JK(4C) -> m1")
+    play(high, "attach JK(8C) -> m1")
+    assert table(low) == ["[JK(4C) 5C 6C 7C]"]
+    assert table(high) == ["[5C 6C 7C JK(8C)]"]
+
+
+def test_going_out_by_shifting_the_same_joker_twice() -> None:
+    """§4.5, §4.7: P1, left with 6C, draws 8C: 6C lifts the joker to 8C, 8C lifts it again
+    to 9C; with the joker placed his hand is empty and the deal ends without a discard."""
+    run = "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"
+    game = card_game("double", 2, racks={0: f"6C {run}", 1: "5C 7C JK"}, stock="- - - - 8C")
+    pass_turn(game)
+    drawn = draw(game)
+    play(game, "P2: meld [5C JK(6C) 7C]", f"discard {drawn}")
+    drawn = draw(game)
+    play(game, f"P1: meld [{run}]", f"discard {drawn}")
+    pass_turn(game)
+    assert draw(game) == "8C" and rack(game, 0) == cards("6C 8C")
+    play(game, "P1: attach 6C -> m1", "attach JK(8C) -> m1")
+    assert table(game)[0] == "[5C 6C 7C JK(8C)]"
+    play(game, "attach 8C -> m1")
+    assert rack(game, 0) == ["JK"] and game.phase is Phase.TURNS
+    assert legal_texts(game) == {"attach JK(4C) -> m1", "attach JK(9C) -> m1", "reset"}
+    left = hand_points(game, 1)
+    play(game, "attach JK(9C) -> m1")
+    assert table(game)[0] == "[5C 6C 7C 8C JK(9C)]"
+    (result,) = game.results
+    assert result.end == "out" and result.closer == 0 and not result.hand
+    assert result.scores == (left, 0)
+
+
+def test_a_joker_in_a_set_stays_when_a_card_is_laid_off() -> None:
+    """§4.5: laying off a natural card on a set with a joker simply enlarges the set; the
+    joker is never exchanged into a hand."""
+    game = card_game("double", 2, racks={0: "9D 9S 9S", 1: "9H 9C JK"})
+    pass_turn(game)
+    drawn = draw(game)
+    play(game, "P2: meld [9H 9C JK(9S)]", f"discard {drawn}")
+    draw(game)
+    play(game, "P1: attach 9D -> m1", "attach 9S -> m1")
+    assert table(game) == ["[9H 9C JK 9D 9S]"]
+    assert game.turn.displaced is None
+    assert illegal(game, "exchange 9S -> m1").rule == "§4.5"
+
+
+def test_a_hand_joker_is_laid_off_at_a_run_end_or_on_a_set() -> None:
+    """§4.4-§4.5: a joker from the hand is laid off like any card: at a free run end
+    (declared) or on a set."""
+    game = card_game("double", 2, racks={0: "JK JK", 1: "5C 6C 7C 8H 8D 8S"})
+    pass_turn(game)
+    drawn = draw(game)
+    play(game, "P2: meld [5C 6C 7C]", "meld [8H 8D 8S]", f"discard {drawn}")
+    draw(game)
+    assert {"attach JK(4C) -> m1", "attach JK(8C) -> m1", "attach JK -> m2"} <= legal_texts(game)
+    play(game, "attach JK(8C) -> m1", "attach JK -> m2")
+    assert table(game) == ["[5C 6C 7C JK(8C)]", "[8H 8D 8S JK]"]
+
+
+# ================================================================== shared rules, match
+
+
+def test_the_taken_discard_is_not_discarded_again() -> None:
+    """§2.5/A-03: the card taken from the discard pile stays in hand that turn."""
+    game = card_game("double", 2, discard="KD")
+    play(game, "take 0")
+    illegal(game, "discard KD")
+    assert Discard(face("KD")) not in game.legal_actions()
+
+
+QUICK_OUT = "AH 2H 3H 4H 5H 6H 7H 8C 8D 8S 9C 9D 9S 9H"
+QUICK_MELDS = ("meld [AH 2H 3H 4H 5H 6H 7H]", "meld [8C 8D 8S]", "meld [9C 9D 9S 9H]")
+
+
+def test_the_deal_rotates_and_the_match_ends_at_the_target() -> None:
+    """§4.9/A-12, §2.6: the next deal is dealt by the next player in play order (so the
+    other seat starts); the match ends once a total reaches target_score, highest wins."""
+    deals = [{"racks": {0: QUICK_OUT}}, {"racks": {1: QUICK_OUT}}]
+    game = card_match("double", 2, deals, options={"target_score": 1000})
+    assert game.maker == 1 and game.to_move == 0
+    drawn = draw(game)
+    play(game, *QUICK_MELDS)
+    first = 2 * hand_points(game, 1)
+    play(game, f"discard {drawn}")
+    assert game.phase is Phase.DEAL_END and game.totals == [first, 0]
+    assert game.results[0].hand  # all 14 cards in the first turn
+    game.apply(NextDeal())
+    assert game.maker == 0 and game.to_move == 1
+    drawn = draw(game)
+    play(game, *(f"P2: {m}" for m in QUICK_MELDS))
+    second = 2 * hand_points(game, 0)
+    play(game, f"discard {drawn}")
+    assert game.totals == [first, second] and game.phase is Phase.DEAL_END
+
+    short = card_match("double", 2, deals[:1], options={"target_score": first})
+    drawn = draw(short)
+    play(short, *QUICK_MELDS, f"discard {drawn}")
+    assert short.is_over and short.winners() == [0]
+    assert short.legal_actions() == []
+
+
+def test_joker_shifts_are_encoded_by_the_rl_codec() -> None:
+    """The lift and the placement are ordinary attach actions with explicit targets, so
+    the RL action codec gives each a number that decodes back to it (docs/rl.md)."""
+    game = dbl_07_game()
+    codec = action_codec(game.variant, game.pieces)
+    shift = act("attach 7S -> m1")
+    assert codec.decode(codec.encode(shift)) == shift
+    play(game, "attach 7S -> m1")
+    legal = game.legal_actions()
+    numbers = codec.encode_all(legal)
+    assert len(set(numbers)) == len(legal)
+    assert [codec.decode(i) for i in numbers] == legal
+
+
+def test_a_record_with_shifts_replays() -> None:
+    """Records: the two-step lay-off replays from its notation and from the JSON record."""
+    game = dbl_07_game()
+    play(game, "attach 7S -> m1", "attach JK(3H) -> m3")
+    again = replay(record_of(game)).game
+    assert table(again) == table(game)
+    assert [str(a) for _, a in again.log][-2:] == ["attach 7S -> m1", "attach JK(3H) -> m3"]

@@ -1032,7 +1032,11 @@ class Game:
         self._verify_table_action(action)
         seat = self.to_move
         if not self.play.joker_exchange:
-            raise self._fail(action, "§2.1(8)", "jokers on the table are never exchanged here")
+            raise self._fail(
+                action,
+                self.play.cite("exchange", "§2.1(8)"),
+                "jokers on the table are never exchanged here",
+            )
         if not self.opened[seat] and self.play.exchange_needs_opened_before:
             raise self._fail(
                 action,
