@@ -12,6 +12,8 @@ next action must attach that joker again (``attach JK(4D) -> m1``).
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from card_support import (
@@ -32,7 +34,7 @@ from card_support import (
     table,
 )
 from rummykit.engine import Game, view
-from rummykit.engine.actions import Discard, Draw, NextDeal
+from rummykit.engine.actions import Attach, Discard, Draw, Meld, NextDeal
 from rummykit.engine.game import Phase
 from rummykit.engine.record import record_of, replay
 from rummykit.model import MeldKind, read_meld
@@ -497,3 +499,42 @@ def test_a_record_with_shifts_replays() -> None:
     again = replay(record_of(game)).game
     assert table(again) == table(game)
     assert [str(a) for _, a in again.log][-2:] == ["attach 7S -> m1", "attach JK(3H) -> m3"]
+
+
+def test_the_view_tells_the_seat_a_lifted_joker_is_to_place() -> None:
+    """The seat's view counts the lifted joker among the jokers it must place this turn;
+    other seats see a rack size unchanged by the lift."""
+    game = joker_between_game()
+    sizes = view(game, 1).rack_sizes
+    play(game, "attach 6C -> m1")
+    assert view(game, 0).pending_jokers == 1 and view(game, 1).pending_jokers == 0
+    assert view(game, 1).rack_sizes == sizes
+    assert "JK" in [str(f) for f in view(game, 0).rack]
+    play(game, "attach JK(8C) -> m1")
+    assert view(game, 0).pending_jokers == 0
+
+
+def test_a_joker_on_the_table_never_returns_to_a_hand() -> None:
+    """§4.5: in random eager play (melds and lay-offs preferred), every joker on the table
+    at the start of a turn is still on the table at the start of every later turn of the
+    deal, and a lifted joker is always placed by the very next action (or the turn is
+    reset)."""
+    lifts = 0
+    for seed in range(8):
+        game = Game("double", 3, {"max_stock_recycles": 1, "match_mode": "deals",
+                                  "match_deals": 1}, seed=seed)
+        rng = random.Random(seed)
+        committed: set[int] = set()
+        while game.phase is Phase.TURNS:
+            if game.turn.acquired is None:
+                placed = {p for f in game.table for p in f.pieces if game.faces[p].is_joker}
+                assert committed <= placed
+                committed = placed
+            legal = game.legal_actions()
+            laying = [a for a in legal if isinstance(a, Meld | Attach)]
+            lifted_before = game.turn.displaced is not None
+            game.apply(rng.choice(laying) if laying and rng.random() < 0.9 else rng.choice(legal))
+            if game.turn.displaced is not None:
+                assert not lifted_before, "a lifted joker must be placed by the next action"
+                lifts += 1
+    assert lifts >= 3

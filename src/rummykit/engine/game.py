@@ -872,8 +872,8 @@ class Game:
                 raise self._fail(
                     action,
                     self.play.cite("joker_relocation", "§4.5/A-10"),
-                    f"the joker {action.face} replaces in {formation.notation(self.pieces)} "
-                    "has nowhere to go on the table",
+                    f"the joker that {action.face} replaces in "
+                    f"{formation.notation(self.pieces)} has nowhere to go on the table",
                 )
             return  # the lifted joker comes back to the rack: one piece still stays
         self._keeps_discard(action, 1)
@@ -901,8 +901,7 @@ class Game:
 
     def _verify_joker_move(self, action: Attach, formation: Formation) -> None:
         source = self.table[self.turn.displaced_from - 1]
-        allowed = {(a.target, a.declared) for a in self._joker_moves(source)}
-        targets = {target for target, _ in allowed}
+        targets = {a.target for a in self._joker_moves(source)}
         if not action.face.is_joker:
             raise self._fail(
                 action,

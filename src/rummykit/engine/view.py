@@ -66,6 +66,8 @@ class SeatView:
     must_use: tuple[Face, ...]
     """This seat's column tiles that must go into a new formation this turn."""
     pending_jokers: int
+    """Jokers this seat must place this turn: freed by an exchange or lifted by a
+    lay-off (RULES §4.5); own turn only."""
     laid_points: int
     """Opening points laid this turn (own turn only)."""
     history: tuple[tuple[int, str], ...]
@@ -187,7 +189,9 @@ def view(game: Game, seat: int) -> SeatView:
         must_use=tuple(faces[p] for p in game.turn.must_use if p in game.racks[seat])
         if own_turn
         else (),
-        pending_jokers=len(game.turn.pending_jokers) if own_turn else 0,
+        pending_jokers=(
+            len(game.turn.pending_jokers) + (game.turn.displaced is not None) if own_turn else 0
+        ),
         laid_points=game.turn.laid_points if own_turn else 0,
         history=tuple((s, public_notation(a, s, seat)) for s, a in game.log[game.deal_log_start :]),
     )
