@@ -474,3 +474,23 @@ def test_play_survives_markup_in_the_input(runner: CliRunner) -> None:
 def test_play_save_into_a_missing_folder_is_reported(runner: CliRunner, tmp_path: Path) -> None:
     result = invoke(runner, *PLAY, "--save", str(tmp_path / "no" / "such.json"), input="quit\n")
     assert not isinstance(result.exception, OSError), result.exception
+
+
+# --------------------------------------------------------------------- Double Rummy
+
+
+def test_double_rules_meld_simulate_and_replay(runner: CliRunner, tmp_path: Path) -> None:
+    """RULES §4 through the command line: the rules page by alias with a changed option,
+    a repeated-suit set, a short simulated match saved and replayed."""
+    out = ok(runner, "rules", "dvostruki", "-o", "joker_count=3")
+    assert "(double; aliases: dvostruki" in out and "RULES §4" in out
+    starred = [line for line in out.splitlines() if line.startswith(" *")]
+    assert len(starred) == 1 and starred[0].startswith(" *joker_count = 3 (default 2)")
+    assert as_json(runner, "meld", "--json", "double", "7C", "7C", "7D")["kind"] == "set"
+    assert as_json(runner, "meld", "--json", "basic", "7C", "7C", "7D")["valid"] is False
+    data = as_json(runner, "simulate", "-v", "double", "-n", "2", "-p", "3", "--bots",
+                   "greedy,random", "-o", "match_mode=deals", "-o", "match_deals=1",
+                   "--save", str(tmp_path), "--json")
+    assert data["games"] == 2 and sum(data["wins"]) == pytest.approx(2)
+    for path in sorted(tmp_path.iterdir()):
+        assert "all legal (double)" in ok(runner, "replay", str(path))

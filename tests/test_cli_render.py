@@ -222,3 +222,16 @@ def test_render_results_of_a_real_match() -> None:
     total_line = next(line for line in lines_of(text) if "total" in line)
     numbers = [int(c) for c in total_line.strip("│ ").split("│")[2:]]
     assert numbers == list(game.totals)
+
+
+def test_render_view_of_a_card_game_speaks_of_cards() -> None:
+    """Card variants (RULES §3-§8): hands are counted in cards, there is no indicator, and
+    a race to a target score shows no fixed number of deals."""
+    game = Game("double", 3, seed=2)
+    text = plain(render_view(view(game, 0), NAMES))
+    lines = lines_of(text)
+    assert lines[0] == f"Deal 1 · round 1 · turns · stock {len(game.stock)}"
+    assert "14 cards" in lines[1] and "tiles" not in text and "indicator" not in text
+    assert "Discard pile 0:" in text
+    counted = Game("double", 3, {"match_mode": "deals", "match_deals": 3}, seed=2)
+    assert lines_of(plain(render_view(view(counted, 0), NAMES)))[0].startswith("Deal 1/3 ·")

@@ -47,13 +47,20 @@ def _seat_name(seat: int, names: Sequence[str]) -> str:
 def render_view(view: SeatView, names: Sequence[str], sort_by: str = "colour") -> str:
     """The table as ``view.seat`` sees it."""
     lines: list[str] = []
-    deals = view.options.get("match_deals", "?")
-    indicator = face_markup(view.indicator) if view.indicator is not None else "-"
-    double = "  [bold]DOUBLE GAME[/]" if view.double_game else ""
-    lines.append(
-        f"[bold]Deal {view.deal_number + 1}/{deals}[/] · round {view.round} · "
-        f"{view.phase} · stock {view.stock_count} · indicator {indicator}{double}"
-    )
+    variant = find_variant(view.variant)
+    tiles = variant.material is Material.TILES
+    deal = f"{view.deal_number + 1}"
+    if view.options.get("match_mode") != "target":
+        # A race to a target score has no fixed number of deals (RULES §3.8).
+        deal += f"/{view.options.get('match_deals', '?')}"
+    header = f"[bold]Deal {deal}[/] · round {view.round} · {view.phase} · stock {view.stock_count}"
+    if tiles:
+        indicator = face_markup(view.indicator) if view.indicator is not None else "-"
+        header += f" · indicator {indicator}"
+    if view.double_game:
+        header += "  [bold]DOUBLE GAME[/]"
+    lines.append(header)
+    unit = "tiles" if tiles else "cards"
     for seat in range(view.players):
         flags = []
         if view.opened[seat]:
@@ -68,7 +75,7 @@ def render_view(view: SeatView, names: Sequence[str], sort_by: str = "colour") -
             flags.append("doubles " + "/".join(view.doubles_announced[seat]))
         marker = "▶" if seat == view.to_move else " "
         lines.append(
-            f" {marker} {_seat_name(seat, names):<16} {view.rack_sizes[seat]:>2} tiles  "
+            f" {marker} {_seat_name(seat, names):<16} {view.rack_sizes[seat]:>2} {unit}  "
             f"total {view.totals[seat]:>5}  {' '.join(flags)}"
         )
     if view.table:
@@ -83,10 +90,9 @@ def render_view(view: SeatView, names: Sequence[str], sort_by: str = "colour") -
             lines.append(f"  m{f.id:<3} [{shown}]  ({_seat_name(f.owner, names)})")
     if view.column:
         cells = [f"{i}:{face_markup(face)}" for i, face in enumerate(view.column)]
-        variant = find_variant(view.variant)
         if variant.play_rules(view.options).first_discard_dead:
             cells[0] = f"0:[dim]{view.column[0]} (dead)[/]"
-        label = "Column" if variant.material is Material.TILES else "Discard pile"
+        label = "Column" if tiles else "Discard pile"
         lines.append(f"[bold]{label}[/] " + "  ".join(cells))
     rack = sort_rack(view.rack, sort_by)
     lines.append("[bold]Your rack[/] " + " ".join(face_markup(f) for f in rack))
