@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 
 from rummykit.bots import Bot, GreedyBot, play_to_end
-from rummykit.cli.play import HELP, play_interactive
+from rummykit.cli.play import CARD_HELP, HELP, play_interactive
 from rummykit.engine.actions import Ready
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.record import load_record, replay
@@ -281,3 +281,13 @@ def test_save_to_a_missing_folder_reports_an_error(tmp_path: Path) -> None:
 def test_take_with_an_empty_column_says_so() -> None:
     _, text, _ = run(["take"])
     assert "the column is empty" in text
+
+
+def test_help_in_a_card_game_speaks_of_cards() -> None:
+    """Card variants get the card notation (7H, JK(9H)) and the card commands."""
+    game = Game("double", 2, seed=3)
+    _, text, _ = run(["help"], game=game)
+    assert CARD_HELP in text and HELP not in text
+    for command in ("draw", "take [N]", "meld 7H 8H JK(9H)", "attach", "discard", "reset",
+                    "legal", "scores", "save FILE", "quit"):
+        assert command in CARD_HELP

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.markup import render as render_markup
 from rich.table import Table
 
+import card_support
 from remi_ro_support import face, faces, pass_turn, play, stacked_game
 from rummykit.bots import GreedyBot, play_to_end
 from rummykit.cli.render import face_markup, render_results, render_view, sort_rack
@@ -235,3 +236,18 @@ def test_render_view_of_a_card_game_speaks_of_cards() -> None:
     assert "Discard pile 0:" in text
     counted = Game("double", 3, {"match_mode": "deals", "match_deals": 3}, seed=2)
     assert lines_of(plain(render_view(view(counted, 0), NAMES)))[0].startswith("Deal 1/3 ·")
+
+
+def test_render_view_tells_of_a_lifted_joker() -> None:
+    """RULES §4.5: after a lay-off lifts a joker, the seat's screen says it must be placed."""
+    game = card_support.card_game("double", 2, racks={0: "6C", 1: "5C 7C JK"})
+    card_support.pass_turn(game)
+    drawn = card_support.draw(game)
+    card_support.play(game, "meld [5C JK(6C) 7C]", f"discard {drawn}")
+    card_support.draw(game)
+    assert "jokers to place" not in plain(render_view(view(game, 0), NAMES))
+    card_support.play(game, "attach 6C -> m1")
+    text = plain(render_view(view(game, 0), NAMES))
+    assert "jokers to place on the table first: 1" in text
+    assert "[5C 6C 7C]" in text
+    assert "jokers to place" not in plain(render_view(view(game, 1), NAMES))

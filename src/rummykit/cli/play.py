@@ -16,9 +16,9 @@ from rummykit.engine.errors import IllegalActionError
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.record import save_record
 from rummykit.engine.view import view
-from rummykit.model.pieces import NotationError
+from rummykit.model.pieces import Material, NotationError
 
-__all__ = ["HELP", "play_interactive"]
+__all__ = ["CARD_HELP", "HELP", "play_interactive"]
 
 HELP = """Commands (tiles: R/Y/B/K + 1..13, joker J, declared joker J(R7)):
   draw                     draw from the stock
@@ -34,6 +34,22 @@ HELP = """Commands (tiles: R/Y/B/K + 1..13, joker J, declared joker J(R7)):
                            before play: announcements and double swaps
   legal                    list every legal action now
   sort colour|number       how your rack is shown
+  scores                   the score table
+  save FILE                save the game record
+  help                     this text;   quit   leave the game"""
+
+CARD_HELP = """Commands (cards: A 2..10 J Q K + suit S H D C, e.g. 10H; joker JK, or JK(7H)):
+  draw                     draw from the stock
+  take [N]                 take the top discard (default; N is its number as shown)
+  meld 7H 8H JK(9H)        lay a new meld (brackets optional; declare what a joker stands for)
+  attach 10H -> m2         lay off a card on meld m2 (JK(JH) to say where a joker goes)
+  exchange QS -> m1        put QS in m1 and take its joker, where the game allows it
+                           (Double Rummy: never; laying off the card a joker stands for
+                           lifts it, then attach JK(..) -> mN puts it back on the table)
+  discard 4C               discard and end your turn (goes out if it was your last card)
+  reset                    undo this turn's table actions
+  legal                    list every legal action now
+  sort colour|number       how your hand is shown (by suit or by rank)
   scores                   the score table
   save FILE                save the game record
   help                     this text;   quit   leave the game"""
@@ -110,7 +126,8 @@ def play_interactive(
             console.print("Bye.")
             break
         if word == "help":
-            console.print(HELP, markup=False)
+            tiles = game.pieces.material is Material.TILES
+            console.print(HELP if tiles else CARD_HELP, markup=False)
             continue
         if word == "legal":
             console.print(

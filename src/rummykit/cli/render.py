@@ -98,6 +98,8 @@ def render_view(view: SeatView, names: Sequence[str], sort_by: str = "colour") -
     lines.append("[bold]Your rack[/] " + " ".join(face_markup(f) for f in rack))
     if view.must_use:
         lines.append("  must use this turn: " + " ".join(face_markup(f) for f in view.must_use))
+    if view.pending_jokers:
+        lines.append(f"  jokers to place on the table first: {view.pending_jokers}")
     if view.laid_points:
         lines.append(f"  opening points laid this turn: {view.laid_points}")
     return "\n".join(lines)
