@@ -538,3 +538,55 @@ def test_a_joker_on_the_table_never_returns_to_a_hand() -> None:
                 assert not lifted_before, "a lifted joker must be placed by the next action"
                 lifts += 1
     assert lifts >= 3
+
+
+def test_no_opening_requirement() -> None:
+    """§4.6: there is no opening: a first meld worth 9 points is as good as any."""
+    game = card_game("double", 2, racks={0: "2C 3C 4C"})
+    draw(game)
+    assert listed(game, "meld [2C 3C 4C]")
+    play(game, "meld [2C 3C 4C]")
+    assert table(game) == ["[2C 3C 4C]"] and game.turn.laid_points == 9
+
+
+def test_placements_of_a_lifted_joker_are_exactly_the_listed_ones() -> None:
+    """§4.5/A-10 against the engine's own legality: whenever random play lifts a joker,
+    every joker placement that verifies (on any meld, declared as any card or not) is one
+    the engine lists, up to the declaration of an undeclared run end; and every listed one
+    verifies."""
+    checked = 0
+    for seed in range(30):
+        if checked >= 8:
+            break
+        game = Game("double", 4, {"max_stock_recycles": 1, "match_mode": "deals",
+                                  "match_deals": 1}, seed=seed)
+        rng = random.Random(seed)
+        while game.phase is Phase.TURNS:
+            legal = game.legal_actions()
+            if game.turn.displaced is not None:
+                checked += 1
+                listed_texts = {str(a) for a in legal}
+                assert all(game.can(a) for a in legal)
+                assert "reset" in listed_texts and len(legal) >= 2
+                listed_targets = {a.target for a in legal if isinstance(a, Attach)}
+                for formation in game.table:
+                    rank = formation.positions[0]
+                    declared = [None] + [
+                        face(f"{r}{s}") for s in "SHDC"
+                        for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q",
+                                  "K")
+                        if formation.kind is MeldKind.RUN or r == str(rank)
+                    ]
+                    for d in declared:
+                        probe = Attach(face("JK"), formation.id, d)
+                        if not game.can(probe):
+                            continue
+                        if d is None and formation.kind is MeldKind.RUN:
+                            assert formation.id in listed_targets
+                        else:
+                            assert str(probe) in listed_texts, probe
+                for other in ("draw", "discard JK", "take 0"):
+                    assert not game.can(act(other))
+            laying = [a for a in legal if isinstance(a, Meld | Attach)]
+            game.apply(rng.choice(laying) if laying and rng.random() < 0.9 else rng.choice(legal))
+    assert checked >= 8
