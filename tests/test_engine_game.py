@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
+from card_support import card_game
 from remi_ro_support import (
     act,
     assert_conserved,
@@ -1070,3 +1071,21 @@ def test_accepted_rack_cap_never_deadlocks_the_deal() -> None:
             return
         game.apply(legal[0])
     raise AssertionError("the first player can never discard")
+
+
+# ------------------------------------------------------------------ caches across options
+
+
+def test_meld_lists_follow_options_that_change_the_meld_rules() -> None:
+    """The engine's shared rack → melds cache is keyed by the meld rules as well as the
+    variant: a game whose options forbid a formation (Double Rummy with two naturals per
+    meld, RULES §4.10/A-13) never lists it, even after a game that allowed it."""
+    rack = {0: "9H JK JK"}
+    loose = card_game("double", 2, racks=rack)
+    strict = card_game("double", 2, racks=rack, options={"min_naturals_per_meld": 2})
+    assert strict.racks == loose.racks
+    two_jokers = "meld [9H JK(9S) JK(9D)]"
+    loose.apply(Draw())
+    assert two_jokers in {str(a) for a in loose.legal_actions()}
+    strict.apply(Draw())
+    assert two_jokers not in {str(a) for a in strict.legal_actions()}
