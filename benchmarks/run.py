@@ -45,10 +45,20 @@ def one_deal(variant: str) -> dict[str, object]:
     return options
 
 
-def random_playouts(variant: str, deals: int, players: int, first_seed: int = 0) -> float:
+EXTRA_ROWS = {"remmi_de 8B": ("remmi_de", {"board_variant": True})}
+"""Variant settings measured as rows of their own: name → (variant, options)."""
+
+
+def random_playouts(
+    variant: str,
+    deals: int,
+    players: int,
+    first_seed: int = 0,
+    extra: dict[str, object] | None = None,
+) -> float:
     """Engine actions per second of uniformly random legal play."""
     actions = 0
-    options = one_deal(variant)
+    options = {**one_deal(variant), **(extra or {})}
     start = time.process_time()
     for seed in range(first_seed, first_seed + deals):
         game = Game(variant, players, options, seed=seed)
@@ -60,9 +70,15 @@ def random_playouts(variant: str, deals: int, players: int, first_seed: int = 0)
     return actions / (time.process_time() - start)
 
 
-def greedy_deals(variant: str, deals: int, players: int, first_seed: int = 0) -> float:
+def greedy_deals(
+    variant: str,
+    deals: int,
+    players: int,
+    first_seed: int = 0,
+    extra: dict[str, object] | None = None,
+) -> float:
     """Complete greedy self-play deals per second."""
-    options = one_deal(variant)
+    options = {**one_deal(variant), **(extra or {})}
     played = 0
     start = time.process_time()
     for seed in range(first_seed, first_seed + deals):
@@ -164,16 +180,20 @@ def main() -> None:
         f"| {'variant':<12} | {'players':>7} | {'random actions/s':>16} | {'greedy deals/s':>14} |"
     )
     print(f"|{'-' * 14}|{'-' * 9}|{'-' * 18}|{'-' * 16}|")
-    for v in all_variants():
-        n = v.default_players
-        random_playouts(v.name, scale, n, first_seed=2_000_000)
+    settings = [(v.name, v.name, {}) for v in all_variants()]
+    settings += [(row, name, extra) for row, (name, extra) in EXTRA_ROWS.items()]
+    for row, name, extra in settings:
+        n = find_variant(name).default_players
+        random_playouts(name, scale, n, first_seed=2_000_000, extra=extra)
         speed = max(
-            random_playouts(v.name, 2 * scale, n, first_seed=3_000_000 + 1000 * i) for i in range(2)
+            random_playouts(name, 2 * scale, n, first_seed=3_000_000 + 1000 * i, extra=extra)
+            for i in range(2)
         )
         greedy = max(
-            greedy_deals(v.name, scale, n, first_seed=3_000_000 + 1000 * i) for i in range(2)
+            greedy_deals(name, scale, n, first_seed=3_000_000 + 1000 * i, extra=extra)
+            for i in range(2)
         )
-        print(f"| {v.name:<12} | {n:>7} | {speed:>16,.0f} | {greedy:>14,.1f} |")
+        print(f"| {row:<12} | {n:>7} | {speed:>16,.0f} | {greedy:>14,.1f} |")
 
 
 if __name__ == "__main__":

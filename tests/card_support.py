@@ -288,7 +288,7 @@ def state_key(game: Game) -> tuple[Any, ...]:
         tuple(game.log), game.pending_swap, game.preplay_index,
         (t.acquired, t.start_rack, tuple(t.must_use), tuple(t.pending_jokers),
          tuple(t.new_formations), tuple(t.laid), t.laid_points, t.exchanged, t.attached,
-         t.dirty, t.displaced, t.displaced_from),
+         t.dirty, t.displaced, t.displaced_from, tuple(t.reclaimed)),
     )
 
 

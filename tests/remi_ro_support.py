@@ -222,7 +222,7 @@ def state_key(game: Game) -> tuple[Any, ...]:
         tuple(frozenset(s) for s in game.swap_offered), game.preplay_index,
         (t.acquired, t.start_rack, tuple(t.must_use), tuple(t.pending_jokers),
          tuple(t.new_formations), tuple(t.laid), t.laid_points, t.exchanged, t.attached,
-         t.dirty),
+         t.dirty, tuple(t.reclaimed)),
     )
 
 

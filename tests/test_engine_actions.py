@@ -21,6 +21,7 @@ from rummykit.engine.actions import (
     NextDeal,
     ProposeSwap,
     Ready,
+    Reclaim,
     ResetTurn,
     Reshuffle,
     TakeColumn,
@@ -52,6 +53,7 @@ CANONICAL = [
     ("discard R4", Discard(f("R4"))),  # §9.6(3)
     ("discard J", Discard(f("J"))),
     ("close R4", CloseBoard(f("R4"))),  # §9.13 board close
+    ("reclaim K10 <- m2", Reclaim(f("K10"), 2)),  # A-75 option (remmi_de)
     ("three", AnnounceThree()),  # §9.11
     ("board", DeclareBoard()),  # §9.13
     ("reset", ResetTurn()),  # §2.3 reset turn
@@ -81,7 +83,7 @@ def test_every_action_type_is_covered() -> None:
     covered = {type(a) for _, a in CANONICAL}
     expected = {Draw, TakeColumn, Meld, Attach, ExchangeJoker, Discard, CloseBoard,
                 AnnounceThree, DeclareBoard, ResetTurn, AnnounceAtu, AnnounceDoubles,
-                ProposeSwap, AcceptSwap, DeclineSwap, Reshuffle, Ready, NextDeal}
+                ProposeSwap, AcceptSwap, DeclineSwap, Reshuffle, Ready, NextDeal, Reclaim}
     assert covered == expected
 
 
@@ -164,6 +166,8 @@ def test_an_empty_action_is_a_notation_error(text: str) -> None:
         ("attach R6 -> mx", "target"),
         ("exchange J(R5) -> m3", "natural"),
         ("exchange -> m3", "natural"),
+        ("reclaim K10", "source"),
+        ("reclaim K10 <- mx", "source"),
         ("swap R5", "seat"),
         ("swap R5 Q3", "seat"),
         ("swap X5 P3", "X5"),

@@ -17,6 +17,7 @@ from rummykit.engine.actions import (
     ExchangeJoker,
     Meld,
     NextDeal,
+    Reclaim,
     ResetTurn,
     TakeColumn,
 )
@@ -55,17 +56,21 @@ def test_blocks_tile_the_space_in_the_documented_order(name: str) -> None:
     codec = _codec(name)
     names = [b.name for b in codec.blocks]
     assert names == [
-        "draw", "take", "meld", "attach", "exchange", "discard", "close", "turn", "preplay"
+        "draw", "take", "meld", "attach", "exchange", "discard", "close", "turn", "preplay",
+        "reclaim",
     ]
     position = 0
     for block in codec.blocks:
         assert block.start == position
-        assert all(codec.block_of(i) == block for i in (block.start, block.stop - 1))
+        if block.size:  # the reclaim block is empty where nothing is reclaimed
+            assert all(codec.block_of(i) == block for i in (block.start, block.stop - 1))
         position = block.stop
     assert position == codec.size
     assert codec.block("take").size == codec.piece_count
     assert codec.block("attach").size == codec.max_formations * (53 + 52)
     assert codec.block("exchange").size == codec.max_formations * (52 + 13 * 11)
+    reclaims = any(o.name == "allow_reclaim_own_end_tiles" for o in find_variant(name).options)
+    assert codec.block("reclaim").size == (codec.max_formations * 52 if reclaims else 0)
 
 
 def test_remi_ro_space_size_is_fixed() -> None:
@@ -171,3 +176,14 @@ def test_turn_actions_have_fixed_numbers() -> None:
         start, start + 1, start + 2
     ]
     assert codec.encode(Discard(Face.parse("J", Material.TILES))) == codec.block("discard").stop - 1
+
+
+def test_reclaims_have_numbers_where_the_variant_has_them() -> None:
+    """remmi_de's A-75 option: ``reclaim X <- mN`` is numbered per source and face."""
+    codec = _codec("remmi_de")
+    start = codec.block("reclaim").start
+    action = Reclaim(Face.parse("K10", Material.TILES), 2)
+    assert codec.encode(action) == start + 52 + action.face.kind
+    assert codec.decode(codec.encode(action)) == action
+    with pytest.raises(UnencodableActionError):
+        _codec("remi_ro").encode(action)

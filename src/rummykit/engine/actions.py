@@ -30,6 +30,7 @@ __all__ = [
     "NextDeal",
     "ProposeSwap",
     "Ready",
+    "Reclaim",
     "ResetTurn",
     "Reshuffle",
     "TakeColumn",
@@ -111,6 +112,18 @@ class ExchangeJoker:
 
     def __str__(self) -> str:
         return f"exchange {' '.join(map(str, self.faces))} -> m{self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reclaim:
+    """Take an end tile of one's own formation back to the rack, to lay it in a new
+    formation this turn (RULES A-75, option ``allow_reclaim_own_end_tiles``)."""
+
+    face: Face
+    target: int
+
+    def __str__(self) -> str:
+        return f"reclaim {self.face} <- m{self.target}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +247,7 @@ Action = (
     | Meld
     | Attach
     | ExchangeJoker
+    | Reclaim
     | Discard
     | CloseBoard
     | AnnounceThree
@@ -262,6 +276,7 @@ _SIMPLE: dict[str, Action] = {
 }
 _DECL_RE = re.compile(r"^([^()\s]+)(?:\(([^()\s]+)\))?$")
 _TARGET_RE = re.compile(r"^(.*?)\s*->\s*m?(\d+)$", re.IGNORECASE)
+_SOURCE_RE = re.compile(r"^(\S+)\s*<-\s*m?(\d+)$", re.IGNORECASE)
 _SEAT_RE = re.compile(r"^P?(\d+)$", re.IGNORECASE)
 
 
@@ -316,6 +331,11 @@ def parse_action(text: str, material: Material) -> Action:
             if not pieces or any(d is not None for _, d in pieces):
                 raise NotationError("exchange takes one or more natural pieces")
             return ExchangeJoker(tuple(p[0] for p in pieces), target)
+        if verb == "reclaim":
+            m = _SOURCE_RE.match(rest)
+            if not m:
+                raise NotationError("reclaim needs a source, e.g. 'reclaim K11 <- m3'")
+            return Reclaim(Face.parse(m[1], material), int(m[2]))
         if verb in ("discard", "close", "accept"):
             face = Face.parse(rest, material)
             if verb == "discard":
@@ -337,6 +357,7 @@ def parse_action(text: str, material: Material) -> Action:
         raise NotationError(f"{text!r} is not a valid action: {exc}") from None
     raise NotationError(
         f"{text!r} is not an action; try draw, take N, meld [..], attach X -> mN, "
-        "exchange X -> mN, discard X, close X, three, board, reset, atu, doubles CAT, "
+        "exchange X -> mN, reclaim X <- mN, discard X, close X, three, board, reset, atu, "
+        "doubles CAT, "
         "swap X Pn, accept X, decline, reshuffle, ready, next"
     )

@@ -36,6 +36,7 @@ from rummykit.engine.actions import (
     NextDeal,
     ProposeSwap,
     Ready,
+    Reclaim,
     ResetTurn,
     Reshuffle,
     TakeColumn,
@@ -139,6 +140,8 @@ class _Turn:
     """A joker lifted by a lay-off (§4.5) that must be attached again before anything else."""
     displaced_from: int = 0
     """The formation the lifted joker came from."""
+    reclaimed: list[int] = field(default_factory=list)
+    """Tiles taken back from the table this turn: each must go into a new formation."""
 
     def copy(self) -> _Turn:
         return _Turn(
@@ -154,6 +157,7 @@ class _Turn:
             self.dirty,
             self.displaced,
             self.displaced_from,
+            self.reclaimed[:],
         )
 
 
@@ -244,6 +248,8 @@ class Game:
         )
         self._discards = tuple(Discard(f) for f in self.kind_faces)
         self.rules = self.variant.rules_for(self.options)
+        self._opening_value = self.variant.opening_values(self.options)
+        self._score_value = self.variant.score_values(self.options)
         # Caches shared by every game of the variant: rack counts → melds.  Keyed by the
         # meld rules too, since options such as min_naturals_per_meld change them.
         self._melds_by_rack = _MELDS_BY_RACK.setdefault((self.variant.name, self.rules), {})
@@ -299,7 +305,8 @@ class Game:
         self.double_game = layout.double_game
         self.first_seat = layout.first_seat
         self.opened = [False] * n
-        self.board = [False] * n
+        # §10.10: in "Spiel auf der Tafel" every seat plays on his rack from the start.
+        self.board = [self.play.everyone_on_board] * n
         self.announced_three = [False] * n
         self.three_violation = [False] * n
         self.atu = [False] * n
@@ -333,7 +340,7 @@ class Game:
         return [k for k in range(52) if counts[k] >= 2]
 
     def _holds_atu(self, seat: int) -> bool:
-        if self.indicator is None:
+        if self.indicator is None or not self.play.atu_announcement:
             return False
         face = self.faces[self.indicator]
         if face.is_joker and not self.options.get("atu_on_joker_indicator", False):
@@ -635,7 +642,11 @@ class Game:
             raise self._fail(action, "§2.3", f"the discard pile has no piece {action.index}")
         if not self.play.take_any_column_tile:
             if action.index != last:
-                raise self._fail(action, "§2.1(5)", "only the top discard may be taken")
+                raise self._fail(
+                    action,
+                    self.play.cite("take_top", "§2.1(5)"),
+                    "only the top discard may be taken",
+                )
             return
         rack = len(self.racks[seat])
         if rack <= 2:
@@ -685,7 +696,9 @@ class Game:
             )
         if self.board[seat]:
             raise self._fail(
-                action, "§9.13", "a board player never lays out, attaches or exchanges"
+                action,
+                self.play.cite("board", "§9.13"),
+                "a board player never lays out, attaches or exchanges",
             )
 
     def _pick(self, seat: int, faces: Sequence[Face], action: Action) -> list[int]:
@@ -717,6 +730,10 @@ class Game:
             avoided.update(self.turn.must_use)
         if self.turn.displaced is not None:
             preferred.add(self.turn.displaced)
+        if is_meld:
+            preferred.update(self.turn.reclaimed)
+        else:
+            avoided.update(self.turn.reclaimed)
         chosen: list[int] = []
         for face in faces:
             kind = face.kind
@@ -760,7 +777,7 @@ class Game:
         seat = self.to_move
         pieces = self._pick(seat, action.faces, action)
         readings = read_meld(action.faces, self.rules, action.declared)
-        reading = best_reading(action.faces, readings, self.variant.opening_value)
+        reading = best_reading(action.faces, readings, self._opening_value)
         order = sorted(range(len(pieces)), key=lambda i: reading.positions[i])
         formation = Formation(
             id=len(self.table) + 1,
@@ -776,7 +793,7 @@ class Game:
         self.turn.new_formations.append(formation.id)
         self.turn.laid.append((reading.kind, reading.positions[0]))
         self.turn.laid_points += sum(
-            self.variant.opening_value(reading.kind, p) for p in reading.positions
+            self._opening_value(reading.kind, p) for p in reading.positions
         )
         self.turn.dirty = True
         self._go_out_if_empty()
@@ -1013,7 +1030,8 @@ class Game:
                     "one piece of a missing suit frees one joker",
                 )
             return formation, free[:1], [formation.rank]
-        if len(present) + len(suits) != 4:
+        if len(present) + len(suits) != 4 or self.rules.set_max_size < 4:
+            # With sets capped below four (§10.11 set_max_size) no set joker is freed.
             raise self._fail(
                 action,
                 self.play.cite("exchange_set", "§2.1(8)"),
@@ -1044,7 +1062,22 @@ class Game:
             )
         self._pick(seat, action.faces, action)
         _, jokers, _ = self._exchange_plan(action)
+        if len(action.faces) != len(jokers) and self._exchange_one_for_one(seat):
+            raise self._fail(
+                action,
+                self.play.cite("exchange_opened", "§2.1(8)"),
+                "before your opening formations, an exchange gives one piece per joker",
+            )
         self._keeps_discard(action, len(action.faces), len(jokers))
+
+    def _exchange_one_for_one(self, seat: int) -> bool:
+        """§10.3/A-70: an unopened player's rack keeps its size, so an exchange that
+        gives two pieces for one joker waits for his opening formations."""
+        return (
+            self.play.unopened_exchange_one_for_one
+            and not self.opened[seat]
+            and not self.turn.new_formations
+        )
 
     def _apply_exchange(self, action: ExchangeJoker) -> None:
         self._before_change()
@@ -1076,6 +1109,57 @@ class Game:
                 self.turn.pending_jokers.append(j)
         self.racks[seat].sort()
         self.turn.exchanged = True
+        self.turn.dirty = True
+
+    def _reclaim_piece(self, action: Reclaim) -> tuple[Formation, int]:
+        """(formation, piece) a reclaim takes, or raise (A-75 option)."""
+        seat = self.to_move
+        if not self.play.reclaim_own_end_tiles:
+            raise self._fail(action, "A-75", "tiles are never taken back from the table")
+        formation = self._formation(action, action.target)
+        if formation.owner != seat or formation.id in self.turn.new_formations:
+            raise self._fail(
+                action, "A-75", "only your own formations from an earlier turn give tiles back"
+            )
+        rules = self.rules
+        kinds = list(formation.kinds)
+        # A run gives up only an end tile; a set any of its tiles.
+        is_run = formation.kind is MeldKind.RUN
+        for i in [0, len(kinds) - 1] if is_run else range(len(kinds)):
+            p = formation.pieces[i]
+            if kinds[i] != action.face.kind or self.credit[p] != seat:
+                continue
+            rest = kinds[:i] + kinds[i + 1 :]
+            wild = rest.count(JOKER_KIND)
+            natural = len(rest) - wild
+            if (
+                len(rest) >= rules.min_size
+                and natural >= max(rules.min_natural, 1)
+                and not (rules.max_wild is not None and wild > rules.max_wild)
+                and not (rules.wild_le_natural and wild > natural)
+            ):
+                return formation, p
+        raise self._fail(
+            action,
+            "A-75",
+            f"{action.face} is no end tile of yours that m{action.target} can spare",
+        )
+
+    def _verify_reclaim(self, action: Reclaim) -> None:
+        self._verify_table_action(action)
+        if action.face.is_joker:
+            raise self._fail(action, "A-75", "a joker leaves the table only by an exchange")
+        self._reclaim_piece(action)
+
+    def _apply_reclaim(self, action: Reclaim) -> None:
+        self._before_change()
+        seat = self.to_move
+        formation, piece = self._reclaim_piece(action)
+        self.table[formation.id - 1] = formation.without_piece(piece)
+        self.credit[piece] = -1
+        self.racks[seat].append(piece)
+        self.racks[seat].sort()
+        self.turn.reclaimed.append(piece)
         self.turn.dirty = True
 
     def _verify_three(self, action: AnnounceThree) -> None:
@@ -1152,6 +1236,10 @@ class Game:
             return self.play.cite("exchange_use", "§2.1(8)"), (
                 "the exchanged joker must be used in a formation this turn"
             )
+        if turn.reclaimed:
+            on_new = {p for fid in turn.new_formations for p in self.table[fid - 1].pieces}
+            if not set(turn.reclaimed) <= on_new:
+                return "A-75", "a reclaimed tile must be laid in a new formation this turn"
         if not self.opened[seat] and not hand:
             if turn.new_formations and (problem := self._opening_problem()):
                 return problem
@@ -1247,7 +1335,9 @@ class Game:
         options = [p for p in self.racks[seat] if faces[p].kind == kind]
         if not options:
             raise self._fail(action, "§2.3", f"{face} is not on your rack")
-        obligated = set(self.turn.must_use) | set(self.turn.pending_jokers)
+        obligated = (
+            set(self.turn.must_use) | set(self.turn.pending_jokers) | set(self.turn.reclaimed)
+        )
         options.sort(key=lambda p: (p in obligated, p))
         return [options[0]]
 
@@ -1286,16 +1376,19 @@ class Game:
     def _verify_close(self, action: CloseBoard) -> None:
         self._in_turn(action)
         seat = self.to_move
+        rule = self.play.cite("board", "§9.13")
         if not self.board[seat]:
-            raise self._fail(action, "§9.13", "only a board player closes with a contract")
-        if self.turn.acquired is None or self.turn.acquired == "none":
-            raise self._fail(action, "§9.13", "take a tile first, then close")
+            raise self._fail(action, rule, "only a board player closes with a contract")
+        if self.turn.acquired is None or (
+            self.turn.acquired == "none" and not self.play.first_turn_may_meld
+        ):
+            raise self._fail(action, rule, "take a tile first, then close")
         (piece,) = self._pick_discard(seat, action.face, action)
         del piece
         if len(self.racks[seat]) != 15:
-            raise self._fail(action, "§9.13", "a board contract is 14 tiles plus the discard")
+            raise self._fail(action, rule, "a board contract is 14 tiles plus the discard")
         if action.face not in self._board_closes(seat):
-            raise self._fail(action, "§9.13", "the other 14 tiles form no contract")
+            raise self._fail(action, rule, "the other 14 tiles form no contract")
 
     def _board_closes(self, seat: int) -> Mapping[Face, Contract]:
         return self.variant.board_closes(self.rack_faces(seat), self.options)
@@ -1333,10 +1426,8 @@ class Game:
         table_values = [0] * n
         for formation in self.table:
             for p in formation.pieces:
-                table_values[self.credit[p]] += self.variant.score_value(self.faces[p])
-        rack_values = [
-            sum(self.variant.score_value(self.faces[p]) for p in rack) for rack in self.racks
-        ]
+                table_values[self.credit[p]] += self._score_value(self.faces[p])
+        rack_values = [sum(self._score_value(self.faces[p]) for p in rack) for rack in self.racks]
         outcomes = [
             SeatOutcome(
                 rack=tuple(self.faces[p] for p in self.racks[s]),
@@ -1383,8 +1474,11 @@ class Game:
         self.to_move = self._next_maker()
 
     def _next_maker(self) -> int:
-        # §9.1/A-65: the maker role passes to the previous maker's right.
+        # §0.4: the right neighbour is the next seat in play order when play runs
+        # counter-clockwise.  §9.1/A-65: the maker role passes to the right; §10.1: left.
         step = 1 if self.options.get("direction", "counterclockwise") == "counterclockwise" else -1
+        if not self.play.maker_passes_right:
+            step = -step
         return (self.maker + step) % self.players
 
     def _verify_next(self, action: NextDeal) -> None:
@@ -1481,7 +1575,13 @@ class Game:
                         k for k in kinds if any(p not in taken for p in rack if faces[p].kind == k)
                     ]
                 out.extend(discards[k] for k in kinds)
-            if self.board[seat] and len(rack) == 15 and turn.acquired != "none":
+            # A-72: where the first player may lay out on his first turn, a board
+            # player may also finish then.
+            if (
+                self.board[seat]
+                and len(rack) == 15
+                and (turn.acquired != "none" or play.first_turn_may_meld)
+            ):
                 out.extend(CloseBoard(f) for f in sorted(self._board_closes(seat)))
         if turn.dirty:
             out.append(_RESET)
@@ -1532,6 +1632,28 @@ class Game:
             out.extend(found)
         if play.joker_exchange and (self.opened[seat] or not play.exchange_needs_opened_before):
             out.extend(a for a in self._exchanges(seat, counts, size) if size > 1 or self.can(a))
+        if play.reclaim_own_end_tiles:
+            out.extend(self._reclaims(seat))
+
+    def _reclaims(self, seat: int) -> Iterator[Action]:
+        new = self.turn.new_formations
+        for formation in self.table:
+            if formation.owner != seat or formation.id in new:
+                continue
+            indices = (
+                (0, len(formation.pieces) - 1)
+                if formation.kind is MeldKind.RUN
+                else range(len(formation.pieces))
+            )
+            seen: set[int] = set()
+            for i in indices:
+                kind = formation.kinds[i]
+                if kind == JOKER_KIND or kind in seen:
+                    continue
+                seen.add(kind)
+                action = Reclaim(self.kind_faces[kind], formation.id)
+                if self.can(action):
+                    yield action
 
     def _shift_attaches(
         self, formation: Formation, rack: list[int], counts: tuple[int, ...]
@@ -1586,14 +1708,17 @@ class Game:
                     if rep is not None and counts[rep.kind] and size >= 1:
                         yield ExchangeJoker((rep,), formation.id)
                 continue
-            if self.play.exchange_set_needs_all_suits and any(
-                formation.pieces[i] in self.locked for i in jokers
+            if self.play.exchange_set_needs_all_suits and (
+                self.rules.set_max_size < 4
+                or any(formation.pieces[i] in self.locked for i in jokers)
             ):
                 continue
             present = formation.natural_suits(self.pieces)
             missing = [Face.of(material, s, formation.rank) for s in range(4) if s not in present]
             if not self.play.exchange_set_needs_all_suits:
                 yield from (ExchangeJoker((f,), formation.id) for f in missing if counts[f.kind])
+                continue
+            if len(missing) != len(jokers) and self._exchange_one_for_one(seat):
                 continue
             if all(counts[f.kind] for f in missing) and size - len(missing) + len(jokers) >= 1:
                 yield ExchangeJoker(tuple(missing), formation.id)
@@ -1649,6 +1774,7 @@ class Game:
         Meld: _verify_meld,
         Attach: _verify_attach,
         ExchangeJoker: _verify_exchange,
+        Reclaim: _verify_reclaim,
         AnnounceThree: _verify_three,
         DeclareBoard: _verify_board,
         ResetTurn: _verify_reset,
@@ -1669,6 +1795,7 @@ class Game:
         Meld: _apply_meld,
         Attach: _apply_attach,
         ExchangeJoker: _apply_exchange,
+        Reclaim: _apply_reclaim,
         AnnounceThree: _apply_three,
         DeclareBoard: _apply_board,
         ResetTurn: _apply_reset,

@@ -119,3 +119,16 @@ class Formation:
             self.positions,
             (*self.kinds[:index], kind, *self.kinds[index + 1 :]),
         )
+
+    def without_piece(self, piece: int) -> Formation:
+        """A copy with ``piece`` taken out (an end of a run, or any piece of a set)."""
+        index = self.pieces.index(piece)
+        return Formation(
+            self.id,
+            self.owner,
+            self.kind,
+            self.suit,
+            (*self.pieces[:index], *self.pieces[index + 1 :]),
+            (*self.positions[:index], *self.positions[index + 1 :]),
+            (*self.kinds[:index], *self.kinds[index + 1 :]),
+        )

@@ -24,6 +24,10 @@ block               size                        action
 ``preplay``         1 + 3 + 52·S + 52 + 3       ``atu``, ``doubles small|big|key``,
                                                 ``swap X Pn``, ``accept X``, ``decline``,
                                                 ``reshuffle``, ``ready``
+``reclaim``         T × 52, or 0                per source ``m1..mT``: ``reclaim X`` for
+                                                each natural X; only in variants with
+                                                the ``allow_reclaim_own_end_tiles``
+                                                option (remmi_de, A-75)
 ==================  ==========================  ====================================
 
 ``next`` (start the next deal) has no number: the environments play it.
@@ -52,6 +56,7 @@ from rummykit.engine.actions import (
     Meld,
     ProposeSwap,
     Ready,
+    Reclaim,
     ResetTurn,
     Reshuffle,
     TakeColumn,
@@ -196,6 +201,9 @@ class ActionCodec:
             Reshuffle(),
             Ready(),
         ]
+        reclaims = any(o.name == "allow_reclaim_own_end_tiles" for o in variant.options)
+        if reclaims:
+            tail += [Reclaim(faces[k], t) for t in targets for k in range(NATURALS)]
         t = self.max_formations
         sizes = (
             ("draw", 1),
@@ -207,6 +215,7 @@ class ActionCodec:
             ("close", KINDS),
             ("turn", 3),
             ("preplay", 1 + len(DoublesCategory) + NATURALS * self.max_players + NATURALS + 3),
+            ("reclaim", t * NATURALS if reclaims else 0),
         )
         blocks: list[ActionBlock] = []
         position = 0
@@ -229,7 +238,7 @@ class ActionCodec:
         self._other_index: dict[Action, int] = {
             a: self._tail_start + i
             for i, a in enumerate(tail)
-            if type(a) not in (Attach, ExchangeJoker)
+            if type(a) not in (Attach, ExchangeJoker, Reclaim)
         }
         self._other_index.update({a: i for i, a in enumerate(head) if type(a) is Draw})
         # Meld objects come from the engine's caches and recur from step to step:
@@ -314,6 +323,12 @@ class ActionCodec:
             elif kind is ExchangeJoker:
                 assert isinstance(action, ExchangeJoker)
                 return self._encode_exchange(action)
+            elif kind is Reclaim:
+                assert isinstance(action, Reclaim)
+                reclaim = self._block["reclaim"]
+                target = action.target
+                if reclaim.size and 1 <= target <= self.max_formations and action.face.kind < 52:
+                    return reclaim.start + (target - 1) * NATURALS + action.face.kind
             else:
                 if kind is Meld:
                     assert isinstance(action, Meld)

@@ -9,8 +9,10 @@ from itertools import permutations
 
 from rummykit.model.candidates import candidates_with, counts_of
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, read_meld
-from rummykit.model.pieces import JOKER_KIND, Face, Material, PieceSet
+from rummykit.model.pieces import JOKER_KIND, Face, Material
 from rummykit.rules.options import OptionKind, Options, OptionSpec
+from rummykit.rules.tiles import TILES_106, lay_wall
+from rummykit.rules.tiles import stack_wall as stack_tile_wall
 from rummykit.rules.variant import (
     Contract,
     DealLayout,
@@ -34,12 +36,6 @@ __all__ = [
     "score_value",
     "stack_wall",
 ]
-
-TILES_106 = PieceSet.build(Material.TILES, copies=2, jokers=2)
-"""RULES §9.1: four colours × 1..13 × two copies, plus two jokers."""
-
-STACKS = 15
-STACK_HEIGHT = 7
 
 MELD_RULES = MeldRules(
     min_size=3,
@@ -294,44 +290,25 @@ def build_wall(order: Sequence[int], players: int, maker: int, options: Options)
     from bottom to top, and ``order[105]`` is the indicator.  Seats are in
     play order; the first player is the one on the maker's right.
     """
-    if len(order) != len(TILES_106) or sorted(order) != list(range(len(TILES_106))):
-        raise ValueError("a remi_ro wall lists each of the 106 tiles exactly once")
-    stacks = [list(order[STACK_HEIGHT * i : STACK_HEIGHT * (i + 1)]) for i in range(STACKS)]
-    indicator = order[-1]
-    face = TILES_106.faces[indicator]
-    n = int(options["joker_indicator_count"]) if face.is_joker else face.rank  # type: ignore[arg-type]
-    # §9.2(2): lift the top of stack N onto stack N+1, the indicator takes its place.
-    lifted = stacks[n - 1].pop()
-    stacks[n - 1].append(indicator)
-    stacks[n % STACKS].append(lifted)
     counterclockwise = options["direction"] == "counterclockwise"
     # §0.4/A-44: the maker's right neighbour is the next seat in play order when play
     # runs counter-clockwise, the previous one when it runs clockwise.
     first = (maker + 1) % players if counterclockwise else (maker - 1) % players
-    racks: list[list[int]] = [[] for _ in range(players)]
-    dealt = 2 * players
-    for k in range(dealt):
-        stack = stacks[(n + k) % STACKS]
-        if options["stack_deal_order"] == "pairs":
-            seat = (first + k // 2) % players
-        else:
-            seat = (first + k) % players
-        racks[seat].extend(stack)
-    # §9.3(3): the next stack is raised onto the one after it; drawing starts there
-    # and runs along the wall, each stack top down, ending with stack N.
-    remaining = [(n + k) % STACKS for k in range(dealt, STACKS)]
-    raised = stacks[remaining[0]]
-    stock: list[int] = list(reversed(raised)) + list(reversed(stacks[remaining[1]]))
-    for idx in remaining[2:]:
-        stock.extend(reversed(stacks[idx]))
-    double_game = face.is_joker or face.rank == 1
+    wall = lay_wall(
+        order,
+        players,
+        first,
+        joker_count=int(options["joker_indicator_count"]),  # type: ignore[arg-type]
+        pairs=options["stack_deal_order"] == "pairs",
+    )
+    face = TILES_106.faces[wall.indicator]
     return DealLayout(
-        racks=tuple(tuple(r) for r in racks),
-        stock=tuple(stock),
+        racks=wall.racks,
+        stock=wall.stock,
         first_seat=first,
-        indicator=indicator,
-        double_game=double_game,
-        notes=(f"indicator {face}, stack {n}",),
+        indicator=wall.indicator,
+        double_game=face.is_joker or face.rank == 1,
+        notes=(f"indicator {face}, stack {wall.count}",),
     )
 
 
@@ -346,32 +323,15 @@ def stack_wall(
 ) -> list[int]:
     """The wall order that deals ``racks`` (in seat order) and draws ``stock`` first.
 
-    The inverse of :func:`build_wall`, for stacked deals in tests and puzzles:
-    the first player's rack needs 15 pieces, the others 14; ``stock`` lists the
-    first pieces to be drawn (the indicator excluded); every piece not named
-    fills the rest of the stock in id order.
+    The inverse of :func:`build_wall` (see :func:`rummykit.rules.tiles.stack_wall`):
+    the first player's rack needs 15 pieces, the others 14.
     """
-    probe_ids = [p for p in range(len(TILES_106)) if p != indicator]
-    probe = build_wall([*probe_ids, indicator], players, maker, options)
-    slot_of = {pid: i for i, pid in enumerate(probe_ids)}
-    order: list[int | None] = [None] * len(TILES_106)
-    order[-1] = indicator
-    used = {indicator}
-    for seat, rack in enumerate(racks):
-        if len(rack) != len(probe.racks[seat]):
-            raise ValueError(
-                f"seat {seat} is dealt {len(probe.racks[seat])} tiles, not {len(rack)}"
-            )
-        for pid, slot_pid in zip(rack, probe.racks[seat], strict=True):
-            order[slot_of[slot_pid]] = pid
-            used.add(pid)
-    stock_slots = [p for p in probe.stock if p != indicator]
-    rest = [p for p in range(len(TILES_106)) if p not in used and p not in stock]
-    for pid, slot_pid in zip([*stock, *rest], stock_slots, strict=True):
-        order[slot_of[slot_pid]] = pid
-    if len({p for p in order if p is not None}) != len(TILES_106):
-        raise ValueError("each tile may be named once")
-    return [p for p in order if p is not None]
+    return stack_tile_wall(
+        lambda order: build_wall(order, players, maker, options),
+        indicator=indicator,
+        racks=racks,
+        stock=stock,
+    )
 
 
 def score_deal(

@@ -64,6 +64,12 @@ class PlayRules:
 
     preplay: bool = False
     """Announcements before play: atu, doubles, swaps, reshuffle (RULES §9.4)."""
+    atu_announcement: bool = True
+    """Before play, the holder of the indicator's twin may announce atu (§9.4); a
+    variant with an indicator but no atu turns it off (§10.2(5))."""
+    maker_passes_right: bool = True
+    """The maker role passes to the previous maker's right (§9.1); else to his left
+    (§10.1).  Which seat that is follows the ``direction`` option (§0.4)."""
     first_turn_draws: bool = True
     """False: the first player's first turn is a discard only (§5.2, §9.5)."""
     first_turn_may_meld: bool = True
@@ -94,6 +100,9 @@ class PlayRules:
     """Announce 'three' at 3 pieces or pay the penalty (§9.11)."""
     board_play: bool = False
     """Play on the board with contracts (§9.13)."""
+    everyone_on_board: bool = False
+    """Nobody lays out: every seat plays on his rack from the start and finishes by
+    discarding beside a complete rack (§10.10, "Spiel auf der Tafel")."""
     joker_layoff_own_only: bool = False
     """A joker may be laid off only onto one's own formations (§9.6(2))."""
     joker_exchange: bool = False
@@ -109,6 +118,12 @@ class PlayRules:
     """Only a player opened in an earlier turn may exchange (§8.5, A-39)."""
     exchange_needs_opened_by_end: bool = False
     """An exchanging player must be opened once the turn is committed (§9.10, A-55)."""
+    reclaim_own_end_tiles: bool = False
+    """A player may take an end tile of his own formation (laid in an earlier turn) back,
+    to lay it in a new formation this turn (A-75 option)."""
+    unopened_exchange_one_for_one: bool = False
+    """An unopened player's exchange gives one piece per joker freed, so his rack
+    keeps its size (§10.3, A-70); after his opening formations any exchange is fine."""
     exchanged_joker_locked: bool = False
     """An exchanged joker can never be exchanged again (§9.10)."""
     exchange_set_needs_all_suits: bool = True
@@ -217,6 +232,10 @@ class Variant:
     """Faces a board player holding these pieces may discard to close, with the contract."""
     meld_rules_for: Callable[[Options], MeldRules] | None = None
     """The meld rules under given options, where options change them (else ``meld_rules``)."""
+    opening_value_for: Callable[[Options], Callable[[MeldKind, int], int]] | None = None
+    """The opening values under given options, where options change them."""
+    score_value_for: Callable[[Options], Callable[[Face], int]] | None = None
+    """The scoring values under given options, where options change them."""
     play_rules: Callable[[Options], PlayRules] = lambda options: PlayRules()
     """The turn's structural switches for these options."""
     match_over: Callable[[Sequence[int], int, Options], bool] = (
@@ -237,6 +256,16 @@ class Variant:
     def rules_for(self, options: Options) -> MeldRules:
         """The meld rules in force under ``options``."""
         return self.meld_rules if self.meld_rules_for is None else self.meld_rules_for(options)
+
+    def opening_values(self, options: Options) -> Callable[[MeldKind, int], int]:
+        """The opening value function in force under ``options``."""
+        if self.opening_value_for is None:
+            return self.opening_value
+        return self.opening_value_for(options)
+
+    def score_values(self, options: Options) -> Callable[[Face], int]:
+        """The scoring value function in force under ``options``."""
+        return self.score_value if self.score_value_for is None else self.score_value_for(options)
 
     def shuffled_order(self, pieces: PieceSet, rng: random.Random) -> list[int]:
         """A uniformly shuffled order of every piece id, from the injected RNG."""

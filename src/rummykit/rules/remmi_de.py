@@ -1,0 +1,607 @@
+"""Romanian Rummy as described in German, "Remmi" (RULES §10), with 8B "Spiel auf der Tafel".
+
+The tiles and the wall are those of ``remi_ro`` (:mod:`rummykit.rules.tiles`);
+everything else is this variant's own: discards pile up between neighbours and
+only the predecessor's last one may be taken (an unopened player only to open
+with it), a 50-point opening with a Kunst and a Laufend, jokers never
+outnumbering numbered tiles, penalty scoring where the lowest total wins, and
+the board game 8B in which every tile stays on the rack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+
+from rummykit.model.candidates import Candidate, candidates_with, counts_of
+from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules
+from rummykit.model.pieces import JOKER_KIND, Face, Material
+from rummykit.rules.options import OptionKind, Options, OptionSpec
+from rummykit.rules.tiles import TILES_106, lay_wall
+from rummykit.rules.tiles import stack_wall as stack_tile_wall
+from rummykit.rules.variant import (
+    Contract,
+    DealLayout,
+    OpeningStructure,
+    PlayRules,
+    SeatOutcome,
+    TakeUse,
+    Variant,
+    register,
+)
+
+__all__ = [
+    "BOARD_CONTRACT",
+    "MELD_RULES",
+    "REMMI_DE",
+    "board_closes",
+    "build_wall",
+    "find_contract",
+    "meld_rules_for",
+    "min_deadwood",
+    "opening_value",
+    "opening_value_for",
+    "rack_value",
+    "score_deal",
+    "score_value_for",
+    "stack_wall",
+]
+
+JOKER_INDICATOR_COUNT = 14
+"""§10.2(2): a joker as the extra tile marks stack 14, as in §9.2."""
+
+BOARD_CONTRACT = "kunst_und_laufend"
+"""§10.10: the only way to finish in 8B, a rack of formations with a Kunst and a Laufend."""
+
+MELD_RULES = MeldRules(
+    min_size=3,
+    ace_low=True,
+    ace_high=True,
+    ace_both_ends=True,  # §10.4/A-76: 1-2-…-13-1 is a Laufend
+    set_distinct_suits=True,  # §10.4: a Kunst has different colours
+    set_max_size=4,
+    min_natural=1,
+    wild_le_natural=True,  # §10.4: never more jokers than numbered tiles
+)
+
+ENGINE = OptionKind.ENGINE
+_OPTIONS = (
+    OptionSpec(
+        name="direction",
+        default="clockwise",
+        choices=("clockwise", "counterclockwise"),
+        kind=ENGINE,
+        doc="§10.1/A-68: direction of play; the first player sits left of the dealer.",
+    ),
+    OptionSpec(
+        name="opening_min_points",
+        default=50,
+        minimum=0,
+        maximum=500,
+        doc="§10.5: points the formations of the opening turn must reach.",
+    ),
+    OptionSpec(
+        name="opening_requires_set_and_run",
+        default=True,
+        doc="§10.5: the opening includes at least one Kunst and one Laufend.",
+    ),
+    OptionSpec(
+        name="one_value_high",
+        default=14,
+        minimum=0,
+        maximum=100,
+        doc="§10.5: opening value of a 1 at the top of a Laufend (12-13-1).",
+    ),
+    OptionSpec(
+        name="one_value_set",
+        default=10,
+        minimum=0,
+        maximum=100,
+        doc="§10.5: opening value of a 1 in a Kunst.",
+    ),
+    OptionSpec(
+        name="one_value_low",
+        default=1,
+        minimum=0,
+        maximum=100,
+        doc="§10.5: opening value of a 1 at the bottom of a Laufend (1-2-3).",
+    ),
+    OptionSpec(
+        name="max_jokers_rule",
+        default="jokers_le_naturals",
+        choices=("jokers_le_naturals", "one_natural", "one_joker"),
+        doc=(
+            "§10.4: never more jokers than numbered tiles; or only one numbered tile "
+            "needed (A-66); or at most one joker per formation."
+        ),
+    ),
+    OptionSpec(
+        name="set_max_size",
+        default=4,
+        minimum=3,
+        maximum=4,
+        doc="§10.4: most tiles in a Kunst.",
+    ),
+    OptionSpec(
+        name="joker_rack_penalty",
+        default=50,
+        minimum=0,
+        maximum=1000,
+        doc="§10.9: penalty for a joker left on the rack.",
+    ),
+    OptionSpec(
+        name="one_rack_value",
+        default=1,
+        minimum=0,
+        maximum=100,
+        kind=ENGINE,
+        doc="§10.9/A-69: penalty for a 1 left on the rack.",
+    ),
+    OptionSpec(
+        name="joker_exchange_by_unopened",
+        default=True,
+        kind=ENGINE,
+        doc="§10.6/A-70: a player who has not opened may exchange a joker.",
+    ),
+    OptionSpec(
+        name="joker_exchange_must_use_immediately",
+        default=False,
+        kind=ENGINE,
+        doc="§10.6/A-70: an exchanged joker must be laid or attached in the same turn.",
+    ),
+    OptionSpec(
+        name="first_player_may_open_first_turn",
+        default=True,
+        kind=ENGINE,
+        doc="§10.3/A-72: the first player may lay out in his discard-only first turn.",
+    ),
+    OptionSpec(
+        name="allow_reclaim_own_end_tiles",
+        default=False,
+        kind=ENGINE,
+        doc="A-75: end tiles of one's own formations may be taken back for a new formation.",
+    ),
+    OptionSpec(
+        name="allow_discard_of_taken_discard",
+        default=False,
+        kind=ENGINE,
+        doc="§2.5/A-03: the tile taken from the predecessor may be discarded again.",
+    ),
+    OptionSpec(
+        name="doubles_swap_enabled",
+        default=True,
+        doc="§10.2(6): two players holding doubles may swap one tile of each, face down.",
+    ),
+    OptionSpec(
+        name="board_variant",
+        default=False,
+        doc="§10.10: 8B, nobody lays out; finish with 14 tiles in formations on the rack.",
+    ),
+    OptionSpec(
+        name="board_joker_close_multiplier",
+        default=2,
+        minimum=1,
+        maximum=10,
+        doc="§10.10: the losers' charges are multiplied when the 8B winner discards a joker.",
+    ),
+    OptionSpec(
+        name="board_count_all_rack_tiles",
+        default=True,
+        kind=ENGINE,
+        doc="§10.10/A-74: in 8B every rack tile counts, or only those outside formations.",
+    ),
+    OptionSpec(
+        name="match_deals",
+        default=lambda players: players,
+        minimum=1,
+        maximum=1000,
+        kind=ENGINE,
+        doc="§10.9: deals in a match (default: one per player as dealer).",
+    ),
+)
+
+
+# ---------------------------------------------------------------- values
+
+
+@lru_cache(maxsize=64)
+def _opening_values(high: int, in_set: int, low: int) -> Callable[[MeldKind, int], int]:
+    def value(kind: MeldKind, position: int) -> int:
+        if kind is MeldKind.SET:
+            return in_set if position == 1 else position
+        if position == HIGH_ACE:
+            return high
+        return low if position == 1 else position
+
+    value.__doc__ = (
+        f"§10.5 opening values with a 1 worth {high} high, {in_set} in a Kunst, {low} low."
+    )
+    return value
+
+
+opening_value = _opening_values(14, 10, 1)
+"""RULES §10.5 opening values: the number; a 1 is 14 at the top of a Laufend, 10 in a
+Kunst, 1 at the bottom; a joker counts as the tile it stands for."""
+
+
+def opening_value_for(options: Options) -> Callable[[MeldKind, int], int]:
+    """The §10.5 opening values under the ``one_value_*`` options."""
+    return _opening_values(
+        int(options["one_value_high"]),  # type: ignore[arg-type]
+        int(options["one_value_set"]),  # type: ignore[arg-type]
+        int(options["one_value_low"]),  # type: ignore[arg-type]
+    )
+
+
+@lru_cache(maxsize=64)
+def _rack_values(one: int, joker: int) -> Callable[[Face], int]:
+    def value(face: Face) -> int:
+        if face.is_joker:
+            return joker
+        return one if face.rank == 1 else face.rank
+
+    value.__doc__ = f"§10.9 rack values: the number, a 1 counts {one}, a joker {joker}."
+    return value
+
+
+rack_value = _rack_values(1, 50)
+"""RULES §10.9 penalty values of a tile left on the rack: its number (a 1 counts 1,
+A-69); a joker 50."""
+
+
+def score_value_for(options: Options) -> Callable[[Face], int]:
+    """The §10.9 rack values under ``one_rack_value`` and ``joker_rack_penalty``."""
+    return _rack_values(
+        int(options["one_rack_value"]),  # type: ignore[arg-type]
+        int(options["joker_rack_penalty"]),  # type: ignore[arg-type]
+    )
+
+
+def meld_rules_for(options: Options) -> MeldRules:
+    """The §10.4 formation rules under ``max_jokers_rule`` and ``set_max_size``."""
+    rule = options["max_jokers_rule"]
+    size = int(options["set_max_size"])  # type: ignore[arg-type]
+    if rule == "jokers_le_naturals" and size == MELD_RULES.set_max_size:
+        return MELD_RULES
+    return MeldRules(
+        min_size=3,
+        ace_low=True,
+        ace_high=True,
+        ace_both_ends=True,
+        set_distinct_suits=True,
+        set_max_size=size,
+        min_natural=1,
+        max_wild=1 if rule == "one_joker" else None,
+        wild_le_natural=rule == "jokers_le_naturals",
+    )
+
+
+# ---------------------------------------------------------------- the deal
+
+
+def build_wall(order: Sequence[int], players: int, dealer: int, options: Options) -> DealLayout:
+    """RULES §10.2: the §9.2 wall; the 8-tile stack goes to the dealer's left neighbour.
+
+    Seats are in play order.  With clockwise play (A-68) the left neighbour is the
+    next seat; with counter-clockwise play it is the previous one (§0.4).
+    """
+    clockwise = options["direction"] == "clockwise"
+    first = (dealer + 1) % players if clockwise else (dealer - 1) % players
+    wall = lay_wall(order, players, first, joker_count=JOKER_INDICATOR_COUNT)
+    face = TILES_106.faces[wall.indicator]
+    # §10.2(5): no double game and no atu, whatever the extra tile is.
+    return DealLayout(
+        racks=wall.racks,
+        stock=wall.stock,
+        first_seat=first,
+        indicator=wall.indicator,
+        double_game=False,
+        notes=(f"extra tile {face}, stack {wall.count}",),
+    )
+
+
+def stack_wall(
+    players: int,
+    dealer: int,
+    options: Options,
+    *,
+    indicator: int,
+    racks: Sequence[Sequence[int]],
+    stock: Sequence[int] = (),
+) -> list[int]:
+    """The wall order that deals ``racks`` (seat order: the first player 15, others 14)
+    and draws ``stock`` first (see :func:`rummykit.rules.tiles.stack_wall`)."""
+    return stack_tile_wall(
+        lambda order: build_wall(order, players, dealer, options),
+        indicator=indicator,
+        racks=racks,
+        stock=stock,
+    )
+
+
+# ---------------------------------------------------------------- 8B: covers of a rack
+# Searches work on count vectors (53 entries, the joker last).  Bit b of a cover mask
+# says a cover exists with has_set = b >> 1 and has_run = b & 1.
+
+_BOTH = 1 << 3
+
+
+def _needs_partner(rules: MeldRules) -> bool:
+    """Whether every formation holds two numbered tiles (so a tile with no possible
+    partner can never be in one)."""
+    most_wild = rules.min_size - max(rules.min_natural, 1)
+    if rules.max_wild is not None:
+        most_wild = min(most_wild, rules.max_wild)
+    if rules.wild_le_natural:
+        most_wild = min(most_wild, rules.min_size // 2)
+    return rules.min_size - most_wild >= 2
+
+
+def _isolated(counts: Sequence[int], enough: int) -> list[int]:
+    """Up to ``enough`` natural kinds with no tile that could share a formation."""
+    found: list[int] = []
+    for kind in range(52):
+        if not counts[kind]:
+            continue
+        colour, rank0 = divmod(kind, 13)
+        if any(counts[c * 13 + rank0] for c in range(4) if c != colour):
+            continue
+        row = counts[colour * 13 : colour * 13 + 13]
+        have = (0, *row, row[0], 0)  # positions 0..15; 14 is the high 1
+        spots = (1, HIGH_ACE) if rank0 == 0 else (rank0 + 1,)
+        if not any(
+            have[q] for p in spots for q in (p - 2, p - 1, p + 1, p + 2) if 1 <= q <= HIGH_ACE
+        ):
+            found.append(kind)
+            if len(found) >= enough:
+                break
+    return found
+
+
+def _rest(counts: tuple[int, ...], cand: Candidate) -> tuple[int, ...] | None:
+    rest = list(counts)
+    for k, c in cand.need:
+        rest[k] -= c
+        if rest[k] < 0:
+            return None
+    return tuple(rest)
+
+
+@lru_cache(maxsize=65536)
+def _cover_mask(counts: tuple[int, ...], rules: MeldRules) -> int:
+    """Which mixes of Kunst/Laufend an exact cover of ``counts`` can have (0: none).
+
+    Once a cover with both kinds is found the search stops: callers only ask for it.
+    """
+    first = next((k for k in range(52) if counts[k]), None)
+    if first is None:
+        return 1 if not counts[JOKER_KIND] else 0  # jokers alone form nothing
+    if _needs_partner(rules) and _isolated(counts, 1):
+        return 0
+    mask = 0
+    for cand in candidates_with(counts, rules, first):
+        rest = _rest(counts, cand)
+        if rest is None:
+            continue
+        sub = _cover_mask(rest, rules)
+        bit = 2 if cand.kind is MeldKind.SET else 1
+        for b in range(4):
+            if sub >> b & 1:
+                mask |= 1 << (b | bit)
+        if mask & _BOTH:
+            break
+    return mask
+
+
+def _one_cover(counts: tuple[int, ...], rules: MeldRules, want: int) -> list[Candidate]:
+    """A cover of ``counts`` whose mix of kinds includes ``want`` bits (a Kunst: 2,
+    a Laufend: 1); the caller knows one exists."""
+    first = next(k for k in range(52) if counts[k])
+    for cand in candidates_with(counts, rules, first):
+        rest = _rest(counts, cand)
+        if rest is None:
+            continue
+        bit = 2 if cand.kind is MeldKind.SET else 1
+        still = want & ~bit
+        if not any(_cover_mask(rest, rules) >> b & 1 for b in range(4) if b & still == still):
+            continue
+        if not any(rest):
+            return [cand]
+        return [cand, *_one_cover(rest, rules, still)]
+    raise AssertionError("no cover although one was found")
+
+
+def _faces_of(cands: Sequence[Candidate]) -> tuple[tuple[Face, ...], ...]:
+    return tuple(c.faces(Material.TILES) for c in cands)
+
+
+def find_contract(faces: Sequence[Face], options: Options) -> Contract | None:
+    """§10.10: whether 14 faces are formations including a Kunst and a Laufend."""
+    if len(faces) != 14:
+        return None
+    rules = meld_rules_for(options)
+    counts = counts_of([f.kind for f in faces])
+    if not _cover_mask(counts, rules) & _BOTH:
+        return None
+    return Contract(BOARD_CONTRACT, 0, _faces_of(_one_cover(counts, rules, 3)))
+
+
+@lru_cache(maxsize=16384)
+def _closing_kinds(counts: tuple[int, ...], rules: MeldRules) -> tuple[int, ...]:
+    """Kinds whose discard leaves 14 tiles that are formations with a Kunst and a Laufend."""
+    kinds = [k for k in range(53) if counts[k]]
+    if _needs_partner(rules):
+        lonely = _isolated(counts, 2)
+        if len(lonely) > 1:
+            return ()
+        if lonely:
+            kinds = lonely
+    out = []
+    for kind in kinds:
+        rest = list(counts)
+        rest[kind] -= 1
+        if _cover_mask(tuple(rest), rules) & _BOTH:
+            out.append(kind)
+    return tuple(out)
+
+
+def board_closes(faces: Sequence[Face], options: Options) -> dict[Face, Contract]:
+    """§10.10: each face an 8B player holding ``faces`` (15) can discard to finish."""
+    if len(faces) != 15:
+        return {}
+    rules = meld_rules_for(options)
+    counts = counts_of([f.kind for f in faces])
+    out: dict[Face, Contract] = {}
+    for kind in _closing_kinds(counts, rules):
+        face = next(f for f in faces if f.kind == kind)
+        rest = list(counts)
+        rest[kind] -= 1
+        cover = _one_cover(tuple(rest), rules, 3)
+        out[face] = Contract(BOARD_CONTRACT, 0, _faces_of(cover))
+    return out
+
+
+@lru_cache(maxsize=16384)
+def _deadwood(counts: tuple[int, ...], rules: MeldRules, values: tuple[int, ...]) -> int:
+    first = next((k for k in range(52) if counts[k]), None)
+    if first is None:
+        return counts[JOKER_KIND] * values[JOKER_KIND]
+    rest = list(counts)
+    rest[first] -= 1
+    best = values[first] + _deadwood(tuple(rest), rules, values)
+    for cand in candidates_with(counts, rules, first):
+        after = _rest(counts, cand)
+        if after is not None:
+            best = min(best, _deadwood(after, rules, values))
+    return best
+
+
+def min_deadwood(faces: Sequence[Face], options: Options) -> int:
+    """The least rack value of the tiles left outside formations (A-74 alternative)."""
+    value = score_value_for(options)
+    values = (
+        *(value(Face.of(Material.TILES, k // 13, k % 13 + 1)) for k in range(52)),
+        value(Face.joker(Material.TILES)),
+    )
+    return _deadwood(counts_of([f.kind for f in faces]), meld_rules_for(options), values)
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def score_deal(
+    outcomes: Sequence[SeatOutcome],
+    double_game: bool,
+    closing_face: Face | None,
+    options: Options,
+) -> tuple[int, ...]:
+    """Penalty points per RULES §10.9 (and §10.10 in 8B): the winner 0, everyone else
+    his rack; at stock exhaustion (A-73) everyone his rack."""
+    board = bool(options["board_variant"])
+    multiplier = 1
+    if board and closing_face is not None and closing_face.is_joker:
+        multiplier = int(options["board_joker_close_multiplier"])  # type: ignore[arg-type]
+    scores = []
+    for o in outcomes:
+        if o.closed:
+            scores.append(0)
+        elif board and not options["board_count_all_rack_tiles"]:
+            scores.append(min_deadwood(o.rack, options) * multiplier)
+        else:
+            scores.append(o.rack_value * multiplier)
+    return tuple(scores)
+
+
+def play_rules(options: Options) -> PlayRules:
+    """The turn structure of RULES §10.3-§10.10 under these options."""
+    board = bool(options["board_variant"])
+    return PlayRules(
+        preplay=True,  # §10.2(6): the double swap
+        atu_announcement=False,  # §10.2(5)
+        maker_passes_right=False,  # §10.1: the dealer role moves to the left
+        first_turn_draws=False,
+        first_turn_may_meld=bool(options["first_player_may_open_first_turn"]),
+        # §10.10/A-74: without an opening, taking the predecessor's tile is free.
+        take_use=TakeUse.NONE if board else TakeUse.NEW_FORMATION_IF_UNOPENED,
+        discard_taken_allowed=bool(options["allow_discard_of_taken_discard"]),
+        recycle_stock=False,  # A-73
+        layoff_before_opening=False,
+        layoff_on_opening_turn=True,  # §10.3(3), §10.5's example
+        go_out_without_discard=False,  # §10.7
+        everyone_on_board=board,
+        joker_layoff_own_only=False,
+        joker_exchange=not board,
+        exchange_needs_opened_before=False,
+        exchange_needs_opened_by_end=not options["joker_exchange_by_unopened"],
+        unopened_exchange_one_for_one=True,
+        reclaim_own_end_tiles=bool(options["allow_reclaim_own_end_tiles"]),
+        exchanged_joker_locked=False,
+        exchange_set_needs_all_suits=True,  # §10.6
+        exchanged_joker_use=(
+            "formation" if options["joker_exchange_must_use_immediately"] else "none"
+        ),
+        opening_min_points=int(options["opening_min_points"]),  # type: ignore[arg-type]
+        opening_structure=(
+            OpeningStructure.RUN_AND_SET
+            if options["opening_requires_set_and_run"]
+            else OpeningStructure.NONE
+        ),
+        match_winner="lowest",  # §10.9
+        sections={
+            "first_turn": "§10.3",
+            "acquire": "§10.3(1)",
+            "take_top": "§10.3(1)",
+            "take_use": "§10.3(1)",
+            "opening": "§10.5",
+            "exchange_use": "§10.6/A-70",
+            "exchange_opened": "§10.6/A-70",
+            "meld": "§10.4",
+            "attach": "§10.3(3)",
+            "attach_opening": "§10.3(3)",
+            "exchange": "§10.6",
+            "exchange_set": "§10.6",
+            "keep_discard": "§10.7",
+            "deal_end": "§10.9",
+            "layoff_unopened": "§10.3(3)",
+            "board": "§10.10",
+        },
+    )
+
+
+REMMI_DE = register(
+    Variant(
+        name="remmi_de",
+        title='Romanian Rummy as described in German ("Remmi")',
+        aliases=("remmi",),
+        rules_section="§10",
+        summary=(
+            "106 tiles, 2-4 players, clockwise. The wall of 15 stacks with a face-up extra "
+            "tile; the first player (dealer's left) has 15 tiles and starts by discarding. "
+            "Draw, or take your predecessor's last discard (unopened: only to open with it). "
+            "Open with 50 points including a Kunst and a Laufend (1 = 1 low, 14 high, 10 in "
+            "a Kunst); then lay, attach anywhere and exchange jokers (a Kunst must then hold "
+            "all four colours). Never more jokers than numbers. Finish by discarding your "
+            "last tile. Losers pay their rack (1 = 1, joker 50); the lowest total wins. "
+            "8B (board_variant): nobody lays out; finish with 14 tiles in formations."
+        ),
+        material=Material.TILES,
+        min_players=2,
+        max_players=4,
+        default_players=4,
+        meld_rules=MELD_RULES,
+        options=_OPTIONS,
+        pieces=lambda options: TILES_106,
+        opening_value=opening_value,
+        score_value=rack_value,
+        deal=lambda pieces, order, players, dealer, options: build_wall(
+            order, players, dealer, options
+        ),
+        score_deal=score_deal,
+        find_contract=find_contract,
+        board_closes=board_closes,
+        meld_rules_for=meld_rules_for,
+        opening_value_for=opening_value_for,
+        score_value_for=score_value_for,
+        play_rules=play_rules,
+    )
+)

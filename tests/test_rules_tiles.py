@@ -1,0 +1,77 @@
+"""rummykit.rules.tiles: the 106 tiles and the wall shared by remi_ro and remmi_de."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rummykit.rules.remi_ro import REMI_RO, build_wall
+from rummykit.rules.remmi_de import REMMI_DE
+from rummykit.rules.remmi_de import build_wall as build_remmi_wall
+from rummykit.rules.tiles import STACK_HEIGHT, STACKS, TILES_106, lay_wall, stack_wall
+
+
+def test_the_tile_set() -> None:
+    """§9.1/§10.1: four colours × 1..13 × 2, plus two jokers; 15 stacks of 7 and one more."""
+    assert len(TILES_106) == 106 == STACKS * STACK_HEIGHT + 1
+    assert sum(f.is_joker for f in TILES_106.faces) == 2
+
+
+@pytest.mark.parametrize("bad", [list(range(105)), [0, *range(105)]])
+def test_a_wall_lists_every_tile_once(bad: list[int]) -> None:
+    with pytest.raises(ValueError, match="each of the 106 tiles"):
+        lay_wall(bad, 4, 0)
+
+
+def test_stacks_go_round_robin_or_in_pairs() -> None:
+    """§9.2-9.3/A-65: a joker indicator marks stack ``joker_count``; stacks go one at a
+    time by default, two at a time with ``pairs``; the stock ends with the marked stack."""
+    order = list(range(106))
+    assert TILES_106.faces[105].is_joker
+    stacks = [order[7 * i : 7 * i + 7] for i in range(15)]
+    wall = lay_wall(order, 2, 1)  # N = 14: stack 15 gets 8 tiles
+    assert wall.count == 14
+    assert list(wall.racks[1]) == [*stacks[14], stacks[13][-1], *stacks[1]]
+    assert list(wall.racks[0]) == [*stacks[0], *stacks[2]]
+    pairs = lay_wall(order, 2, 1, pairs=True)
+    assert list(pairs.racks[1]) == [*stacks[14], stacks[13][-1], *stacks[0]]
+    assert wall.stock[-7:] == (105, *reversed(stacks[13][:-1]))
+    assert lay_wall(order, 2, 0, joker_count=3).count == 3
+
+
+@pytest.mark.parametrize("variant", [REMI_RO, REMMI_DE])
+def test_stack_wall_inverts_each_tile_variants_deal(variant: object) -> None:
+    """A stacked wall deals exactly the racks and first draws it was asked for."""
+    rng = random.Random(4)
+    ids = list(range(106))
+    rng.shuffle(ids)
+    indicator = ids.pop()
+    racks = [ids[:15], ids[15:29], ids[29:43]]
+    stock = ids[43:50]
+    build = build_wall if variant is REMI_RO else build_remmi_wall
+    options = REMI_RO.resolve(3) if variant is REMI_RO else REMMI_DE.resolve(3)
+    dealer = 2
+
+    def deal(order: list[int]) -> object:
+        return build(order, 3, dealer, options)
+
+    order = stack_wall(deal, indicator=indicator, racks=racks, stock=stock)  # type: ignore[arg-type]
+    layout = deal(order)
+    assert [list(r) for r in layout.racks] == racks  # type: ignore[attr-defined]
+    assert list(layout.stock[:7]) == stock  # type: ignore[attr-defined]
+    assert layout.indicator == indicator  # type: ignore[attr-defined]
+
+
+def test_stack_wall_rejects_wrong_rack_sizes_and_repeats() -> None:
+    options = REMMI_DE.resolve(2)
+
+    def deal(order: list[int]) -> object:
+        return build_remmi_wall(order, 2, 1, options)
+
+    with pytest.raises(ValueError, match="is dealt 15 tiles, not 14"):
+        stack_wall(deal, indicator=105, racks=[list(range(14)), list(range(14, 28))])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="named once"):
+        stack_wall(  # type: ignore[arg-type]
+            deal, indicator=105, racks=[list(range(15)), list(range(14))]
+        )
