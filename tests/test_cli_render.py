@@ -10,6 +10,7 @@ from rich.markup import render as render_markup
 from rich.table import Table
 
 import card_support
+import remmi_de_support
 from remi_ro_support import face, faces, pass_turn, play, stacked_game
 from rummykit.bots import GreedyBot, play_to_end
 from rummykit.cli.render import face_markup, render_results, render_view, sort_rack
@@ -251,3 +252,13 @@ def test_render_view_tells_of_a_lifted_joker() -> None:
     assert "jokers to place on the table first: 1" in text
     assert "[5C 6C 7C]" in text
     assert "jokers to place" not in plain(render_view(view(game, 1), NAMES))
+
+
+def test_render_view_of_remmi_shows_a_discard_pile() -> None:
+    """RULES §10.3: in remmi_de only the predecessor's last discard can be taken, so the
+    screen shows a discard pile, not a column, and no tile is dead."""
+    game = remmi_de_support.stacked_game(4, {0: "B8"})
+    remmi_de_support.play(game, "P1: discard B8")
+    text = plain(render_view(view(game, 1), NAMES))
+    assert "Discard pile 0:B8" in text
+    assert "Column" not in text and "dead" not in text

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from remi_ro_support import act, pass_turn, pass_turns, play, stacked_game
+from rummykit.engine import parse_action
 from rummykit.engine.actions import (
     AnnounceThree,
     Attach,
@@ -24,7 +25,7 @@ from rummykit.engine.actions import (
 from rummykit.model.candidates import candidates, counts_of
 from rummykit.model.pieces import Face, Material
 from rummykit.rl import ActionCodec, Table, UnencodableActionError, action_codec
-from rummykit.rl.conformance import check_legal_set
+from rummykit.rl.conformance import check_action_encoding, check_legal_set
 from rummykit.rules import all_variants, find_variant
 
 VARIANTS = [v.name for v in all_variants()]
@@ -187,3 +188,16 @@ def test_reclaims_have_numbers_where_the_variant_has_them() -> None:
     assert codec.decode(codec.encode(action)) == action
     with pytest.raises(UnencodableActionError):
         _codec("remi_ro").encode(action)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"max_jokers_rule": "one_natural"}, {"allow_reclaim_own_end_tiles": True}],
+)
+def test_remmi_options_that_widen_the_actions_stay_encodable(options: dict[str, object]) -> None:
+    """The catalogue holds every formation any option allows ([R1 J J] under
+    ``one_natural``); masked random play under such options verifies every number."""
+    codec = _codec("remmi_de")
+    meld = parse_action("meld [R1 J(R2) J(R3)]", Material.TILES)
+    assert codec.decode(codec.encode(meld)) == meld
+    assert check_action_encoding("remmi_de", 3, steps=1500, seed=5, options=options) >= 1

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 
+from rummykit.model.melds import MeldKind
 from rummykit.model.pieces import Material
 from rummykit.rules.options import OptionError
 from rummykit.rules.remi_ro import MELD_RULES, REMI_RO, TILES_106
@@ -112,3 +113,18 @@ def test_a_failed_registration_leaves_no_trace() -> None:
         register(clash)
     with pytest.raises(UnknownVariantError):
         find_variant("clash_variant_two")
+
+
+def test_value_functions_follow_options_only_where_a_variant_says_so() -> None:
+    """``opening_values``/``score_values`` fall back to the profile's own functions; a
+    variant whose options change the values (remmi_de §10.11) supplies them per options."""
+    options = REMI_RO.resolve(4)
+    assert REMI_RO.opening_values(options) is REMI_RO.opening_value
+    assert REMI_RO.score_values(options) is REMI_RO.score_value
+    remmi = find_variant("remmi_de")
+    custom = remmi.resolve(4, {"one_value_set": 25, "joker_rack_penalty": 30})
+    joker = TILES_106.faces[-1]
+    assert joker.is_joker
+    assert remmi.score_values(custom)(joker) == 30
+    assert remmi.score_values(remmi.resolve(4))(joker) == 50
+    assert remmi.opening_values(custom)(MeldKind.SET, 1) == 25

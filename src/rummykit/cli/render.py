@@ -90,9 +90,11 @@ def render_view(view: SeatView, names: Sequence[str], sort_by: str = "colour") -
             lines.append(f"  m{f.id:<3} [{shown}]  ({_seat_name(f.owner, names)})")
     if view.column:
         cells = [f"{i}:{face_markup(face)}" for i, face in enumerate(view.column)]
-        if variant.play_rules(view.options).first_discard_dead:
+        play = variant.play_rules(view.options)
+        if play.first_discard_dead:
             cells[0] = f"0:[dim]{view.column[0]} (dead)[/]"
-        label = "Column" if tiles else "Discard pile"
+        # A column is read along its length (§9.6); elsewhere only the top discard counts.
+        label = "Column" if play.take_any_column_tile else "Discard pile"
         lines.append(f"[bold]{label}[/] " + "  ".join(cells))
     rack = sort_rack(view.rack, sort_by)
     lines.append("[bold]Your rack[/] " + " ".join(face_markup(f) for f in rack))

@@ -255,7 +255,7 @@ class ActionCodec:
         # candidates of the full counts vector are the complete catalogue.
         counts = counts_of([f.kind for f in pieces.faces])
         return sorted(
-            candidates(counts, variant.meld_rules),
+            candidates(counts, variant.catalogue_meld_rules or variant.meld_rules),
             key=lambda c: (str(c.kind), c.suit, c.positions, c.kinds),
         )
 

@@ -64,6 +64,17 @@ MELD_RULES = MeldRules(
     wild_le_natural=True,  # §10.4: never more jokers than numbered tiles
 )
 
+WIDEST_MELD_RULES = MeldRules(
+    min_size=3,
+    ace_low=True,
+    ace_high=True,
+    ace_both_ends=True,
+    set_distinct_suits=True,
+    set_max_size=4,
+    min_natural=1,
+)
+"""Every formation some ``max_jokers_rule``/``set_max_size`` allows (``one_natural``)."""
+
 ENGINE = OptionKind.ENGINE
 _OPTIONS = (
     OptionSpec(
@@ -600,6 +611,7 @@ REMMI_DE = register(
         find_contract=find_contract,
         board_closes=board_closes,
         meld_rules_for=meld_rules_for,
+        catalogue_meld_rules=WIDEST_MELD_RULES,
         opening_value_for=opening_value_for,
         score_value_for=score_value_for,
         play_rules=play_rules,

@@ -232,6 +232,9 @@ class Variant:
     """Faces a board player holding these pieces may discard to close, with the contract."""
     meld_rules_for: Callable[[Options], MeldRules] | None = None
     """The meld rules under given options, where options change them (else ``meld_rules``)."""
+    catalogue_meld_rules: MeldRules | None = None
+    """Meld rules admitting every formation that any option value allows, where options
+    widen ``meld_rules``: fixed catalogues (the RL action space) are built from them."""
     opening_value_for: Callable[[Options], Callable[[MeldKind, int], int]] | None = None
     """The opening values under given options, where options change them."""
     score_value_for: Callable[[Options], Callable[[Face], int]] | None = None
