@@ -91,7 +91,7 @@ def test_agents_are_engine_seats() -> None:
     env.reset(seed=1)
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
     assert env.agent_selection == f"player_{env.game.to_move}"
-    assert env.action_space("player_1").n == 20928
+    assert env.action_space("player_1").n == 20982
     assert env.observation_space("player_2")["observation"].shape == (1163,)
     assert str(env) == "rummykit_remi_ro_v0"
 
@@ -175,7 +175,7 @@ def test_illegal_numbers_raise_and_change_nothing() -> None:
     illegal = int(np.flatnonzero(mask == 0)[0])
     with pytest.raises(IllegalActionError):
         env.step(illegal)
-    for bad in (-1, 20928, 1.0, "3", None, True):
+    for bad in (-1, 20982, 1.0, "3", None, True):
         with pytest.raises(rl.InvalidActionError):
             env.step(bad)
     assert len(env.game.log) == before

@@ -12,6 +12,7 @@ from rummykit.engine.actions import (
     AnnounceAtu,
     AnnounceThree,
     Attach,
+    CallRemi,
     Discard,
     Draw,
     ExchangeJoker,
@@ -94,6 +95,8 @@ class GreedyBot:
                 return step
             self._plan = []
         variant = find_variant(view.variant)
+        if variant.arrange_hand is not None and variant.play_rules(view.options).stop_call:
+            return self._call_or_discard(view, legal, legal_set, variant)
         if Draw() in legal_set or any(isinstance(a, TakeColumn) for a in legal):
             return self._acquire(view, legal_set, variant)
         return self._play(view, legal, legal_set, variant)
@@ -170,6 +173,58 @@ class GreedyBot:
             self._reset_this_turn = True
             self._plan = []
             return ResetTurn()
+        return legal[0]
+
+    CALL_AT = 10
+    """Call "Remi!" once the shown hand's deadwood is at most this (RULES §6.6)."""
+
+    def _call_or_discard(
+        self, view: SeatView, legal: Sequence[Action], legal_set: set[Action], variant: Variant
+    ) -> Action:
+        """Vienna (RULES §6): take the top discard when it lowers the deadwood left after the
+        best discard; close when possible, call at low deadwood, else discard the card
+        whose loss leaves the least deadwood."""
+        arrange = variant.arrange_hand
+        assert arrange is not None
+        rack = list(view.rack)
+
+        def after_best_discard(hand: list[Face], keep: Face | None = None) -> tuple[int, Face]:
+            best: tuple[int, Face] | None = None
+            for f in sorted(set(hand)):
+                if f == keep:
+                    continue
+                rest = list(hand)
+                rest.remove(f)
+                points = arrange(rest, view.options).points
+                if best is None or (points, -variant.score_value(f)) < (
+                    best[0],
+                    -variant.score_value(best[1]),
+                ):
+                    best = (points, f)
+            assert best is not None
+            return best
+
+        if Draw() in legal_set or any(isinstance(a, TakeColumn) for a in legal):
+            take = TakeColumn(len(view.column) - 1)
+            if view.column and take in legal_set:
+                top = view.column[-1]
+                now = arrange(rack, view.options).points
+                # §2.5: the taken card stays for the turn, so it is not the discard.
+                if after_best_discard([*rack, top], keep=top)[0] < now:
+                    return take
+            return Draw() if Draw() in legal_set else legal[0]
+        closes = [a for a in legal if isinstance(a, CallRemi) and a.face is not None]
+        if closes:
+            return closes[0]
+        if CallRemi() in legal_set and arrange(rack, view.options).points <= self.CALL_AT:
+            return CallRemi()
+        keep = view.must_use[0] if view.must_use else None
+        discards = {a.face for a in legal if isinstance(a, Discard)}
+        if discards:
+            _, face = after_best_discard([f for f in rack if f in discards or f != keep])
+            if Discard(face) in legal_set:
+                return Discard(face)
+            return next(a for a in legal if isinstance(a, Discard))
         return legal[0]
 
     @staticmethod

@@ -28,6 +28,7 @@ HELP = """Commands (tiles: R/Y/B/K + 1..13, joker J, declared joker J(R7)):
   exchange K12 -> m1       put K12 in m1 and take its joker (sets: all missing tiles)
   discard R4               discard and end your turn (closes if it was your last tile)
   three                    announce that at most 3 tiles remain
+  remi | remi 9D           Vienna: stop the deal after drawing; with a card, close with it
   board                    declare play on the board;  close R4: show a contract and close
   reset                    undo this turn's table actions
   atu | doubles small|big|key | swap R5 P3 | accept R7 | decline | reshuffle | ready
@@ -93,6 +94,10 @@ def play_interactive(
                 console.print(f"  P{actor + 1} {names[actor]}: {text}")
         shown = len(history)
         if game.phase is Phase.DEAL_END and last_phase is not Phase.DEAL_END:
+            for seat_shown, hand in enumerate(game.results[-1].showdown):
+                # RULES §6.6: every hand is laid out at the showdown.
+                points = game.results[-1].rack_values[seat_shown]
+                console.print(f"  P{seat_shown + 1} shows {hand}  ({points})", markup=False)
             console.print(render_results(game.results, names))
         last_phase = game.phase
         bot = bots[seat]

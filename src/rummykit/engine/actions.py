@@ -19,6 +19,7 @@ __all__ = [
     "AnnounceDoubles",
     "AnnounceThree",
     "Attach",
+    "CallRemi",
     "CloseBoard",
     "DeclareBoard",
     "DeclineSwap",
@@ -147,6 +148,17 @@ class CloseBoard:
 
 
 @dataclass(frozen=True, slots=True)
+class CallRemi:
+    """Stop the deal with "Remi!" right after drawing (RULES §6.6); with ``face``, also
+    close by discarding it face down (the other cards must all lie in melds)."""
+
+    face: Face | None = None
+
+    def __str__(self) -> str:
+        return "remi" if self.face is None else f"remi {self.face}"
+
+
+@dataclass(frozen=True, slots=True)
 class AnnounceThree:
     """Announce that at most three pieces remain (RULES §9.11)."""
 
@@ -250,6 +262,7 @@ Action = (
     | Reclaim
     | Discard
     | CloseBoard
+    | CallRemi
     | AnnounceThree
     | DeclareBoard
     | ResetTurn
@@ -273,6 +286,7 @@ _SIMPLE: dict[str, Action] = {
     "reshuffle": Reshuffle(),
     "ready": Ready(),
     "next": NextDeal(),
+    "remi": CallRemi(),
 }
 _DECL_RE = re.compile(r"^([^()\s]+)(?:\(([^()\s]+)\))?$")
 _TARGET_RE = re.compile(r"^(.*?)\s*->\s*m?(\d+)$", re.IGNORECASE)
@@ -336,6 +350,8 @@ def parse_action(text: str, material: Material) -> Action:
             if not m:
                 raise NotationError("reclaim needs a source, e.g. 'reclaim K11 <- m3'")
             return Reclaim(Face.parse(m[1], material), int(m[2]))
+        if verb == "remi":
+            return CallRemi(Face.parse(rest, material))
         if verb in ("discard", "close", "accept"):
             face = Face.parse(rest, material)
             if verb == "discard":
@@ -357,7 +373,6 @@ def parse_action(text: str, material: Material) -> Action:
         raise NotationError(f"{text!r} is not a valid action: {exc}") from None
     raise NotationError(
         f"{text!r} is not an action; try draw, take N, meld [..], attach X -> mN, "
-        "exchange X -> mN, reclaim X <- mN, discard X, close X, three, board, reset, atu, "
-        "doubles CAT, "
-        "swap X Pn, accept X, decline, reshuffle, ready, next"
+        "exchange X -> mN, reclaim X <- mN, discard X, close X, remi, remi X, three, board, "
+        "reset, atu, doubles CAT, swap X Pn, accept X, decline, reshuffle, ready, next"
     )

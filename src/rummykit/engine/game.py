@@ -25,6 +25,7 @@ from rummykit.engine.actions import (
     AnnounceDoubles,
     AnnounceThree,
     Attach,
+    CallRemi,
     CloseBoard,
     DeclareBoard,
     DeclineSwap,
@@ -58,6 +59,7 @@ from rummykit.rules.variant import (
     Contract,
     OpeningStructure,
     SeatOutcome,
+    ShownHand,
     TakeUse,
     Variant,
     find_variant,
@@ -88,7 +90,8 @@ class DealResult:
     deal: int
     maker: int
     end: str
-    """``close``, ``board`` (a board contract closed it) or ``exhaustion``."""
+    """``close``, ``out`` (no final discard), ``board`` (a board contract closed it),
+    ``call`` (a "Remi!" call without closing), ``exhaustion`` or ``void``."""
     closer: int | None
     closing_face: str | None
     contract: str | None
@@ -100,10 +103,13 @@ class DealResult:
     rack_values: tuple[int, ...]
     hand: bool = False
     """The closer went out in one turn from the full hand (RULES §3.6)."""
+    showdown: tuple[str, ...] = ()
+    """Each seat's hand as laid out at the end of the deal, where the variant arranges
+    hands (RULES §6.6): melds, then the deadwood after a slash."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
-        return {
+        out = {
             "deal": self.deal,
             "maker": self.maker,
             "end": self.end,
@@ -118,6 +124,9 @@ class DealResult:
             "rack_values": list(self.rack_values),
             "hand": self.hand,
         }
+        if self.showdown:
+            out["showdown"] = list(self.showdown)
+        return out
 
 
 @dataclass(slots=True)
@@ -142,6 +151,8 @@ class _Turn:
     """The formation the lifted joker came from."""
     reclaimed: list[int] = field(default_factory=list)
     """Tiles taken back from the table this turn: each must go into a new formation."""
+    gained: int = -1
+    """The piece drawn or taken this turn (-1: none yet)."""
 
     def copy(self) -> _Turn:
         return _Turn(
@@ -158,6 +169,7 @@ class _Turn:
             self.displaced,
             self.displaced_from,
             self.reclaimed[:],
+            self.gained,
         )
 
 
@@ -215,6 +227,7 @@ _DRAW = Draw()
 _THREE = AnnounceThree()
 _BOARD = DeclareBoard()
 _RESET = ResetTurn()
+_REMI = CallRemi()
 
 
 class Game:
@@ -319,6 +332,8 @@ class Game:
         self.has_laid = [False] * n
         """Whether each seat has laid or laid off anything in an earlier turn (for "Hand")."""
         self.recycles = 0
+        self.face_down: int | None = None
+        """A closing card discarded face down (RULES §6.6): hidden from the other seats."""
         self.turn_number = 0
         self.turn = _Turn()
         self.snapshot: _Snapshot | None = None
@@ -623,8 +638,10 @@ class Game:
             raise self._fail(action, "§2.4/§9.11", "the stock is empty")
 
     def _apply_draw(self, action: Draw) -> None:
-        self.racks[self.to_move].append(self.stock.pop())
+        piece = self.stock.pop()
+        self.racks[self.to_move].append(piece)
         self.turn.acquired = "draw"
+        self.turn.gained = piece
         self.snapshot = None
         # A drawn tile has been seen: resetting the turn keeps it, so the snapshot
         # (if any is taken this turn) comes after the draw.
@@ -679,6 +696,7 @@ class Game:
         self.racks[seat].sort()
         self.turn.acquired = "last" if len(taken) == 1 else "middle"
         self.turn.must_use = [taken[0]]
+        self.turn.gained = taken[0]
         self.turn.dirty = True
 
     def _verify_table_action(self, action: Action) -> None:
@@ -687,6 +705,12 @@ class Game:
         if self.turn.acquired is None:
             raise self._fail(
                 action, self.play.cite("acquire", "§2.3"), "draw or take a piece first"
+            )
+        if not self.play.table_melds:
+            raise self._fail(
+                action,
+                self.play.cite("table", "§2.3"),
+                "melds are never laid on the table during play",
             )
         if self.phase is Phase.ROUND1:
             raise self._fail(action, "§9.5(3)", "nothing is laid, attached or exchanged in round 1")
@@ -1373,6 +1397,44 @@ class Game:
         self._commit_turn(seat)
         self._end_deal("out", seat, None, None, hand=hand)
 
+    def _verify_call(self, action: CallRemi) -> None:
+        self._in_turn(action)
+        seat = self.to_move
+        rule = self.play.cite("call", "§6.6")
+        if not self.play.stop_call:
+            raise self._fail(action, rule, "this variant has no 'Remi!' call")
+        if self.turn.acquired is None or self.turn.acquired == "none":
+            raise self._fail(action, rule, "'Remi!' is called right after drawing")
+        if action.face is None:
+            return
+        self._pick_discard(seat, action.face, action)  # it must be in the hand
+        if self.play.close_drawn_only and self.faces[self.turn.gained] != action.face:
+            raise self._fail(
+                action, self.play.cite("close_card", rule), "only the card drawn may close"
+            )
+        if action.face not in self._call_closes(seat):
+            raise self._fail(action, rule, "the other cards do not all lie in melds")
+
+    def _call_closes(self, seat: int) -> frozenset[Face]:
+        closes = self.variant.closing_discards(self.rack_faces(seat), self.options)
+        if self.play.close_drawn_only:
+            gained = self.faces[self.turn.gained]
+            return closes & {gained}
+        return closes
+
+    def _apply_call(self, action: CallRemi) -> None:
+        seat = self.to_move
+        self._commit_turn(seat)
+        if action.face is None:
+            self._end_deal("call", seat, None, None)
+            return
+        (piece,) = self._pick_discard(seat, action.face, action)
+        self.racks[seat].remove(piece)
+        # RULES §6.6: the closing card goes on the pile face down.
+        self.column.append(piece)
+        self.face_down = piece
+        self._end_deal("close", seat, action.face, None, face_down=True)
+
     def _verify_close(self, action: CloseBoard) -> None:
         self._in_turn(action)
         seat = self.to_move
@@ -1421,13 +1483,23 @@ class Game:
         contract: Contract | None,
         *,
         hand: bool = False,
+        face_down: bool = False,
     ) -> None:
         n = self.players
         table_values = [0] * n
         for formation in self.table:
             for p in formation.pieces:
                 table_values[self.credit[p]] += self._score_value(self.faces[p])
-        rack_values = [sum(self._score_value(self.faces[p]) for p in rack) for rack in self.racks]
+        shown: list[ShownHand] = []
+        arrange = self.variant.arrange_hand
+        if arrange is not None and end != "void":
+            # RULES §6.6: every hand is laid out in its least-deadwood arrangement.
+            shown = [arrange(self.rack_faces(s), self.options) for s in range(n)]
+            rack_values = [hand_shown.points for hand_shown in shown]
+        else:
+            rack_values = [
+                sum(self._score_value(self.faces[p]) for p in rack) for rack in self.racks
+            ]
         outcomes = [
             SeatOutcome(
                 rack=tuple(self.faces[p] for p in self.racks[s]),
@@ -1456,7 +1528,7 @@ class Game:
                 maker=self.maker,
                 end=end,
                 closer=closer,
-                closing_face=None if face is None else str(face),
+                closing_face=None if face is None or face_down else str(face),
                 contract=None if contract is None else contract.name,
                 double_game=self.double_game,
                 scores=tuple(scores),
@@ -1465,6 +1537,7 @@ class Game:
                 table_values=tuple(table_values),
                 rack_values=tuple(rack_values),
                 hand=hand,
+                showdown=tuple(h.notation for h in shown),
             )
         )
         self.turn = _Turn()
@@ -1553,6 +1626,7 @@ class Game:
                     out.append(TakeColumn(last))
         elif (
             self.phase is Phase.TURNS
+            and play.table_melds
             and not self.board[seat]
             and (turn.acquired != "none" or play.first_turn_may_meld)
         ):
@@ -1583,6 +1657,9 @@ class Game:
                 and (turn.acquired != "none" or play.first_turn_may_meld)
             ):
                 out.extend(CloseBoard(f) for f in sorted(self._board_closes(seat)))
+            if play.stop_call and turn.acquired != "none":
+                out.append(_REMI)
+                out.extend(CallRemi(f) for f in sorted(self._call_closes(seat)))
         if turn.dirty:
             out.append(_RESET)
         return out
@@ -1780,6 +1857,7 @@ class Game:
         ResetTurn: _verify_reset,
         Discard: _verify_discard,
         CloseBoard: _verify_close,
+        CallRemi: _verify_call,
         NextDeal: _verify_next,
     }
     _APPLY: Mapping[type, Any] = {
@@ -1801,5 +1879,6 @@ class Game:
         ResetTurn: _apply_reset,
         Discard: _apply_discard,
         CloseBoard: _apply_close,
+        CallRemi: _apply_call,
         NextDeal: _apply_next,
     }

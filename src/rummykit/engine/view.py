@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rummykit.engine.actions import AcceptSwap, Action, ProposeSwap
+from rummykit.engine.actions import AcceptSwap, Action, CallRemi, ProposeSwap
 from rummykit.engine.game import DealResult, Game, Phase
 from rummykit.model.pieces import Face
 
@@ -114,12 +114,15 @@ class SeatView:
 
 
 def public_notation(action: Action, actor: int, viewer: int) -> str:
-    """How ``viewer`` sees ``actor``'s action: swapped tiles show only to the two seats."""
+    """How ``viewer`` sees ``actor``'s action: swapped tiles show only to the two seats,
+    and a card closing face down (RULES §6.6) only to its owner."""
     if isinstance(action, ProposeSwap) and viewer not in (actor, action.seat):
         return f"swap ? P{action.seat + 1}"
     if isinstance(action, AcceptSwap) and viewer != actor:
         # The proposer learns the tile when it lands on his rack, not from the log.
         return "accept ?"
+    if isinstance(action, CallRemi) and action.face is not None and viewer != actor:
+        return "remi ?"
     return str(action)
 
 
@@ -130,7 +133,7 @@ def _history(game: Game, seat: int) -> tuple[tuple[int, str], ...]:
     out = []
     for i in range(start, len(texts)):
         actor, text = texts[i]
-        if text.startswith(("swap", "accept")):
+        if text.startswith(("swap", "accept", "remi ")):
             text = public_notation(game.log[i][1], actor, seat)
         out.append((actor, text))
     return tuple(out)
@@ -171,7 +174,12 @@ def view(game: Game, seat: int) -> SeatView:
             )
             for f in game.table
         ),
-        column=tuple(faces[p] for p in game.column),
+        column=tuple(
+            faces[p]
+            for p in game.column
+            # RULES §6.6: a card closing face down shows only to the closer.
+            if p != game.face_down or game.results[-1].closer == seat
+        ),
         stock_count=len(game.stock),
         indicator=None if game.indicator is None else faces[game.indicator],
         indicator_in_stock=game.indicator is not None and game.indicator in game.stock,

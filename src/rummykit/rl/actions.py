@@ -20,6 +20,8 @@ block               size                        action
                                                 then ``exchange [..]`` of 2-4 suits of each rank
 ``discard``         K                           ``discard X``
 ``close``           K                           ``close X`` (board contracts)
+``call``            1 + K                       ``remi``, then ``remi X`` (close with X face
+                                                down, Vienna)
 ``turn``            3                           ``three``, ``board``, ``reset``
 ``preplay``         1 + 3 + 52·S + 52 + 3       ``atu``, ``doubles small|big|key``,
                                                 ``swap X Pn``, ``accept X``, ``decline``,
@@ -46,6 +48,7 @@ from rummykit.engine.actions import (
     AnnounceDoubles,
     AnnounceThree,
     Attach,
+    CallRemi,
     CloseBoard,
     DeclareBoard,
     DeclineSwap,
@@ -187,6 +190,7 @@ class ActionCodec:
         ]
         tail += [Discard(faces[k]) for k in range(KINDS)]
         tail += [CloseBoard(faces[k]) for k in range(KINDS)]
+        tail += [CallRemi(), *(CallRemi(faces[k]) for k in range(KINDS))]
         tail += [AnnounceThree(), DeclareBoard(), ResetTurn()]
         tail += [
             AnnounceAtu(),
@@ -213,6 +217,7 @@ class ActionCodec:
             ("exchange", t * _EXCHANGE_STRIDE),
             ("discard", KINDS),
             ("close", KINDS),
+            ("call", 1 + KINDS),
             ("turn", 3),
             ("preplay", 1 + len(DoublesCategory) + NATURALS * self.max_players + NATURALS + 3),
             ("reclaim", t * NATURALS if reclaims else 0),

@@ -18,6 +18,7 @@ __all__ = [
     "OpeningStructure",
     "PlayRules",
     "SeatOutcome",
+    "ShownHand",
     "TakeUse",
     "UnknownVariantError",
     "Variant",
@@ -135,6 +136,14 @@ class PlayRules:
     """Points the first laydown must reach (§5.5, §8.5, §9.8, §10.5)."""
     opening_structure: OpeningStructure = OpeningStructure.NONE
     """What the first laydown must include."""
+    table_melds: bool = True
+    """Formations are laid on the table during play; False: they stay in the hand until
+    the deal ends, and nothing is laid, laid off or exchanged (§6.3)."""
+    stop_call: bool = False
+    """Right after drawing a player may stop the deal with "Remi!" and show his hand,
+    closing face down if all his other cards lie in melds (§6.6)."""
+    close_drawn_only: bool = False
+    """A caller closes only by discarding the card acquired this turn (A-21 alternative)."""
     match_winner: str = "highest"
     """``highest`` or ``lowest`` total wins the match."""
     sections: Mapping[str, str] = field(default_factory=dict)
@@ -171,6 +180,23 @@ class Contract:
     name: str
     value: int
     groups: tuple[tuple[Face, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShownHand:
+    """A hand laid out at the end of a deal: its melds and the unmatched rest."""
+
+    melds: tuple[tuple[Face, ...], ...]
+    deadwood: tuple[Face, ...]
+    points: int
+    """Value of the deadwood."""
+
+    @property
+    def notation(self) -> str:
+        """``[3H 4H 5H] [7C 7C 7D] / KH 3C``: melds, then the deadwood after a slash."""
+        melds = " ".join("[" + " ".join(map(str, m)) + "]" for m in self.melds)
+        rest = " ".join(map(str, self.deadwood))
+        return f"{melds} / {rest}".strip()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -230,6 +256,14 @@ class Variant:
         lambda faces, options: {}
     )
     """Faces a board player holding these pieces may discard to close, with the contract."""
+    arrange_hand: Callable[[Sequence[Face], Options], ShownHand] | None = None
+    """How a hand is shown when the deal ends: its least-deadwood arrangement, whose
+    points become the seat's rack value (RULES §6.6); None: hands are just counted."""
+    closing_discards: Callable[[Sequence[Face], Options], frozenset[Face]] = (
+        lambda faces, options: frozenset()
+    )
+    """Faces a caller holding ``faces`` may discard face down to close, all the other
+    cards lying in melds (RULES §6.6)."""
     meld_rules_for: Callable[[Options], MeldRules] | None = None
     """The meld rules under given options, where options change them (else ``meld_rules``)."""
     catalogue_meld_rules: MeldRules | None = None

@@ -1,0 +1,380 @@
+"""Vienna / Rauber Rummy, "Bečki Remi" (RULES §6).
+
+Nothing is laid on the table during play: a turn is a draw and a discard, or the
+"Remi!" call that stops the deal.  Every hand is then shown in its
+least-deadwood arrangement (A-24), which :func:`arrange` computes exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from rummykit.model.arrange import best_packing
+from rummykit.model.candidates import Candidate, candidates, counts_of
+from rummykit.model.melds import MeldRules
+from rummykit.model.pieces import JOKER_KIND, Face, Material, PieceSet
+from rummykit.rules.cards import RECYCLE_OPTIONS, card_pack, deal_in_packets
+from rummykit.rules.options import OptionError, OptionKind, Options, OptionSpec
+from rummykit.rules.variant import (
+    DealLayout,
+    PlayRules,
+    SeatOutcome,
+    ShownHand,
+    TakeUse,
+    Variant,
+    register,
+)
+
+__all__ = [
+    "CARDS_PER_PLAYER",
+    "JOKER_VALUE",
+    "VALUES",
+    "VIENNA",
+    "arrange",
+    "closing_discards",
+    "deal",
+    "meld_rules_for",
+    "score_deal",
+]
+
+CARDS_PER_PLAYER = 10
+"""RULES §6.2: every player is dealt 10 cards."""
+
+VALUES = {1: 11, **{r: r for r in range(2, 11)}, 11: 10, 12: 10, 13: 10}
+"""RULES §6.8: A = 11, K/Q/J = 10, 2-10 face value."""
+JOKER_VALUE = 25
+"""RULES §6.8: a joker left unmatched counts 25."""
+
+_KIND_VALUES = (*(VALUES[k % 13 + 1] for k in range(52)), JOKER_VALUE)
+"""Deadwood value of each face kind (index 52: the joker)."""
+
+ENGINE = OptionKind.ENGINE
+_OPTIONS = (
+    OptionSpec(
+        name="joker_count",
+        default=4,
+        minimum=0,
+        maximum=8,
+        doc="§6.1: jokers added to the two packs.",
+    ),
+    OptionSpec(
+        name="max_jokers_per_meld",
+        default=1,
+        minimum=0,
+        maximum=4,
+        doc="§6.4: jokers one meld may hold (runs and sets alike).",
+    ),
+    OptionSpec(
+        name="set_distinct_suits",
+        default=False,
+        doc="§6.4: each suit at most once in a set (by default suits may repeat).",
+    ),
+    OptionSpec(
+        name="caller_failure_penalty",
+        default=-20,
+        minimum=-1000,
+        maximum=0,
+        doc="§6.8: what a caller who is not strictly lowest records.",
+    ),
+    OptionSpec(
+        name="non_caller_winner_bonus",
+        default=10,
+        minimum=0,
+        maximum=1000,
+        doc="§6.8: bonus for the non-caller who wins when the caller fails.",
+    ),
+    OptionSpec(
+        name="close_discard_any_card",
+        default=True,
+        kind=ENGINE,
+        doc="§6.6/A-21: any card may be the face-down closing card (else only the one drawn).",
+    ),
+    OptionSpec(
+        name="tie_winner_rule",
+        default="first_after_caller",
+        choices=("first_after_caller", "all_tied_win"),
+        kind=ENGINE,
+        doc="§6.8/A-22: tied lowest non-callers: the first after the caller wins, or all do.",
+    ),
+    OptionSpec(
+        name="auto_arrange_deadwood",
+        default=True,
+        kind=ENGINE,
+        doc=(
+            "§6.6/A-24: the engine lays every hand out in its least-deadwood arrangement "
+            "(false, players arranging their own hands, is not offered)."
+        ),
+    ),
+    OptionSpec(
+        name="match_deals",
+        default=5,
+        minimum=1,
+        maximum=1000,
+        doc="§6.9/A-23: deals in a match; the highest total wins.",
+    ),
+    *RECYCLE_OPTIONS,
+)
+
+
+def meld_rules_for(options: Options) -> MeldRules:
+    """RULES §6.4: runs with the ace high or low (no wrap), sets of any suits, and at
+    most ``max_jokers_per_meld`` jokers in a meld."""
+    distinct = bool(options["set_distinct_suits"])
+    jokers = int(options["max_jokers_per_meld"])  # type: ignore[arg-type]
+    return MeldRules(
+        min_size=3,
+        ace_low=True,
+        ace_high=True,
+        ace_both_ends=False,
+        set_distinct_suits=distinct,
+        # Two packs hold 8 naturals of a rank; jokers come on top of them.
+        set_max_size=(4 if distinct else 8) + jokers,
+        max_wild=jokers,
+        min_natural=1,
+    )
+
+
+MELD_RULES = meld_rules_for({"set_distinct_suits": False, "max_jokers_per_meld": 1})
+
+
+def pack(options: Options) -> PieceSet:
+    """§6.1: two 52-card packs and ``joker_count`` jokers (108 cards by default)."""
+    return card_pack(2, int(options["joker_count"]))  # type: ignore[arg-type]
+
+
+def deal(order: Sequence[int], players: int, dealer: int, options: Options) -> DealLayout:
+    """RULES §6.2: 10 cards each from the dealer's right, then the up-card; no hand-card."""
+    first = (dealer + 1) % players
+    return deal_in_packets(order, players, first, [1] * CARDS_PER_PLAYER, upcard=True)
+
+
+# ------------------------------------------------------------------ arrangement
+
+
+Need = tuple[tuple[int, int], ...]
+"""(face kind, count) pairs a meld takes from a hand, by kind."""
+
+
+def _melds_of(counts: tuple[int, ...], rules: MeldRules) -> tuple[Candidate, ...]:
+    """Every meld ``counts`` can supply (§6.4; sets may repeat suits)."""
+    return candidates(counts, rules)
+
+
+def _by_lowest(counts: tuple[int, ...], rules: MeldRules) -> dict[int, list[Need]]:
+    """The distinct melds ``counts`` can supply, as piece needs, by their lowest kind."""
+    out: dict[int, list[Need]] = {}
+    for need in dict.fromkeys(c.need for c in _melds_of(counts, rules)):
+        out.setdefault(need[0][0], []).append(need)
+    return out
+
+
+def _take(counts: tuple[int, ...], need: Need) -> tuple[int, ...] | None:
+    """``counts`` less ``need``, or None if it does not fit."""
+    left = list(counts)
+    for kind, count in need:
+        left[kind] -= count
+        if left[kind] < 0:
+            return None
+    return tuple(left)
+
+
+def _lowest(counts: tuple[int, ...]) -> int:
+    return next(k for k, c in enumerate(counts) if c)
+
+
+def _faces_of(kinds: Sequence[int], material: Material) -> tuple[Face, ...]:
+    return tuple(
+        Face.joker(material) if k == JOKER_KIND else Face.of(material, k // 13, k % 13 + 1)
+        for k in kinds
+    )
+
+
+@lru_cache(maxsize=4096)
+def _arranged(counts: tuple[int, ...], rules: MeldRules) -> tuple[tuple[Candidate, ...], int]:
+    """(melds, deadwood points) of the least-deadwood arrangement of ``counts``."""
+    found = _melds_of(counts, rules)
+    # A meld saves the value of its cards: the best packing leaves the least deadwood.
+    packing = best_packing(counts, found, [sum(_KIND_VALUES[k] for k in c.kinds) for c in found])
+    total = sum(_KIND_VALUES[k] * c for k, c in enumerate(counts))
+    return tuple(found[i] for i in packing.chosen), total - packing.score
+
+
+def arrange(hand: Sequence[Face], options: Options) -> ShownHand:
+    """RULES §6.6/A-24: ``hand`` laid out with the least deadwood (A 11, joker 25)."""
+    counts = counts_of([f.kind for f in hand])
+    chosen, points = _arranged(counts, meld_rules_for(options))
+    material = hand[0].material if hand else Material.CARDS
+    left = list(counts)
+    for meld in chosen:
+        for kind in meld.kinds:
+            left[kind] -= 1
+    # Runs show in rank order with the joker in its place; sets in suit order.
+    melds = tuple(sorted(meld.faces(material) for meld in chosen))
+    deadwood = _faces_of([k for k in range(len(left)) for _ in range(left[k])], material)
+    return ShownHand(melds=melds, deadwood=tuple(sorted(deadwood)), points=points)
+
+
+def _partnerless(counts: tuple[int, ...], rules: MeldRules) -> int:
+    """How many natural cards have no other natural they could share a meld with.
+
+    With at most one joker a meld holds two naturals of one rank, or of one suit at
+    most two positions apart, so such a card lies in no meld.  (With two jokers a card
+    may meld alone: then nothing is counted.)
+    """
+    wild = counts[JOKER_KIND] if rules.max_wild is None else min(rules.max_wild, counts[JOKER_KIND])
+    if wild >= 2:
+        return 0
+    alone = 0
+    for kind in range(52):
+        if not counts[kind]:
+            continue
+        suit, rank = divmod(kind, 13)
+        rank += 1
+        same_rank = (other * 13 + rank - 1 for other in range(4) if other != suit)
+        if (counts[kind] > 1 and not rules.set_distinct_suits) or any(counts[k] for k in same_rank):
+            continue
+        positions = (1, 14) if rank == 1 else (rank,)
+        near = {
+            q
+            for p in positions
+            for q in (p - 2, p - 1, p + 1, p + 2)
+            if 1 <= q <= 14 and q % 13 != rank % 13
+        }
+        if not any(counts[suit * 13 + (0 if q == 14 else q - 1)] for q in near):
+            alone += counts[kind]
+    return alone
+
+
+@lru_cache(maxsize=4096)
+def _closing_kinds(counts: tuple[int, ...], rules: MeldRules) -> frozenset[int]:
+    if _partnerless(counts, rules) > 1:
+        return frozenset()  # two cards in no meld: one could close, never both
+    by_low = _by_lowest(counts, rules)
+    covered = {k for needs in by_low.values() for need in needs for k, _ in need}
+    # A card in no meld at all must be the closing card: two such cards, no close.
+    loose = [k for k, c in enumerate(counts) if c and k not in covered]
+    if len(loose) > 1 or any(counts[k] > 1 for k in loose):
+        return frozenset()
+    memo: dict[tuple[int, ...], bool] = {}
+
+    def covers(left: tuple[int, ...]) -> bool:
+        known = memo.get(left)
+        if known is None:
+            known = not any(left)
+            if not known:
+                low = _lowest(left)
+                for need in by_low.get(low, ()):
+                    smaller = _take(left, need)
+                    if smaller is not None and covers(smaller):
+                        known = True
+                        break
+            memo[left] = known
+        return known
+
+    out = set()
+    for kind in loose or [k for k, c in enumerate(counts) if c]:
+        rest = list(counts)
+        rest[kind] -= 1
+        if covers(tuple(rest)):
+            out.add(kind)
+    return frozenset(out)
+
+
+def closing_discards(hand: Sequence[Face], options: Options) -> frozenset[Face]:
+    """RULES §6.6/A-21: the cards whose face-down discard leaves every other card of
+    ``hand`` in a meld."""
+    if not hand:
+        return frozenset()
+    kinds = _closing_kinds(counts_of([f.kind for f in hand]), meld_rules_for(options))
+    return frozenset(_faces_of(sorted(kinds), hand[0].material))
+
+
+# ------------------------------------------------------------------ scoring
+
+
+def score_deal(
+    outcomes: Sequence[SeatOutcome], double_game: bool, closing: Face | None, options: Options
+) -> tuple[int, ...]:
+    """RULES §6.8: the caller wins the deadwood differences if strictly lowest; else the
+    lowest non-caller wins them plus the bonus and the caller records the penalty."""
+    n = len(outcomes)
+    scores = [0] * n
+    caller = next((i for i, o in enumerate(outcomes) if o.closed), None)
+    if caller is None:
+        return tuple(scores)
+    dead = [o.rack_value for o in outcomes]
+    others = [(caller + k) % n for k in range(1, n)]  # play order after the caller
+    if all(dead[caller] < dead[p] for p in others):
+        scores[caller] = sum(dead[p] - dead[caller] for p in others)
+        return tuple(scores)
+    lowest = min(dead[p] for p in others)
+    tied = [p for p in others if dead[p] == lowest]
+    # A-22: the first tied non-caller in play order after the caller, or all of them.
+    winners = tied if options["tie_winner_rule"] == "all_tied_win" else tied[:1]
+    bonus = int(options["non_caller_winner_bonus"])  # type: ignore[arg-type]
+    for w in winners:
+        scores[w] = sum(dead[p] - lowest for p in range(n) if p != w) + bonus
+    scores[caller] = int(options["caller_failure_penalty"])  # type: ignore[arg-type]
+    return tuple(scores)
+
+
+def play_rules(options: Options) -> PlayRules:
+    """RULES §6.3-§6.7."""
+    if not options["auto_arrange_deadwood"]:
+        raise OptionError(
+            "option auto_arrange_deadwood = False is not offered: every hand is shown in its "
+            "least-deadwood arrangement (A-24); use true"
+        )
+    return PlayRules(
+        take_use=TakeUse.NONE,  # §6.3: either pile, always, with no condition
+        discard_taken_allowed=bool(options["allow_discard_of_taken_discard"]),
+        recycle_stock=True,  # §6.7/A-04
+        table_melds=False,  # §6.3
+        stop_call=True,  # §6.6
+        close_drawn_only=not options["close_discard_any_card"],
+        sections={
+            "acquire": "§6.3",
+            "table": "§6.3",
+            "call": "§6.6",
+            "close_card": "§6.6/A-21",
+            "meld": "§6.4",
+            "deal_end": "§6.8",
+        },
+    )
+
+
+VIENNA = register(
+    Variant(
+        name="vienna",
+        title='Vienna / Rauber Rummy ("Bečki Remi")',
+        aliases=("rauber", "becki", "becki-remi", "rauber-rummy"),
+        rules_section="§6",
+        summary=(
+            "Two packs and 4 jokers (108 cards), 2-6 players, 10 cards each, an up-card. "
+            "Draw from the stock or the discard pile, then discard, or call 'Remi!' with "
+            "11 cards. Melds stay in the hand: runs (ace high or low), sets of any suits, "
+            "at most one joker each. At the call every hand is laid out with the least "
+            "deadwood (A 11, joker 25); a caller with 10 cards melded closes with the 11th "
+            "face down. A caller strictly below everyone collects the differences; "
+            "otherwise he records -20 and the lowest other player collects them plus 10. "
+            "Five deals; highest total wins."
+        ),
+        material=pack({"joker_count": 4}).material,
+        min_players=2,
+        max_players=6,
+        default_players=4,
+        meld_rules=MELD_RULES,
+        options=_OPTIONS,
+        pieces=pack,
+        # §6.5: no opening; a meld's value is what it saves from the deadwood count.
+        opening_value=lambda kind, position: VALUES.get(1 if position == 14 else position, 0),
+        score_value=lambda face: JOKER_VALUE if face.is_joker else VALUES[face.rank],
+        deal=lambda pieces, order, players, dealer, options: deal(order, players, dealer, options),
+        score_deal=score_deal,
+        play_rules=play_rules,
+        meld_rules_for=meld_rules_for,
+        arrange_hand=arrange,
+        closing_discards=closing_discards,
+    )
+)
