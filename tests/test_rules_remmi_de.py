@@ -6,7 +6,12 @@ rest of the section, the module's functions and the options.
 
 from __future__ import annotations
 
+import random
+from functools import cache
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from remmi_de_support import (
     act,
@@ -26,6 +31,7 @@ from remmi_de_support import (
 from rummykit.engine import Game
 from rummykit.engine.actions import Ready
 from rummykit.engine.game import Phase
+from rummykit.model.candidates import candidates, candidates_with, counts_of
 from rummykit.model.melds import MeldKind, read_meld
 from rummykit.model.pieces import Face, Material
 from rummykit.rules import OptionError, find_variant
@@ -526,6 +532,67 @@ def test_find_contract_and_board_closes() -> None:
     closes = board_closes([*good, Face.parse("J", TILE)], DEFAULTS)
     assert Face.parse("J", TILE) in closes and Face.parse("K10", TILE) in closes
     assert board_closes(good, DEFAULTS) == {}
+
+
+def test_board_finish_with_jokers_between_distant_tiles() -> None:
+    """§10.10 with §10.4: [R5 J J R8] is a Laufend (two jokers, two numbers), so R5 and
+    R8 are partners although three positions apart; without jokers they are not."""
+    rack = faces("R5 J J R8 B2 Y2 K2 Y9 Y10 Y11 B12 Y12 K12 R12")
+    contract = find_contract(rack, DEFAULTS)
+    assert contract is not None
+    assert any(sorted(g) == sorted(faces("R5 J J R8")) for g in contract.groups)
+    closes = board_closes([*rack, Face.parse("K7", TILE)], DEFAULTS)
+    assert list(closes) == [Face.parse("K7", TILE)]
+    without = faces("R5 R6 R7 R8 B2 Y2 K2 Y9 Y10 Y11 B12 Y12 K12 R12")
+    assert find_contract(without, DEFAULTS) is not None
+    gap = faces("R5 B1 K1 R8 B2 Y2 K2 Y9 Y10 Y11 B12 Y12 K12 R12")
+    assert find_contract(gap, DEFAULTS) is None
+
+
+@cache
+def _naive_cover(counts: tuple[int, ...], has_set: bool, has_run: bool) -> bool:
+    """Exact cover with a Kunst and a Laufend, by plain search (no refutations)."""
+    first = next((k for k in range(52) if counts[k]), None)
+    if first is None:
+        return not counts[52] and has_set and has_run
+    for cand in candidates_with(counts, MELD_RULES, first):
+        rest = list(counts)
+        for k, c in cand.need:
+            rest[k] -= c
+        if min(rest) >= 0 and _naive_cover(
+            tuple(rest), has_set or cand.kind is MeldKind.SET, has_run or cand.kind is MeldKind.RUN
+        ):
+            return True
+    return False
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 5))
+def test_board_contract_search_agrees_with_plain_search(seed: int, noise: int) -> None:
+    """§10.10: the pruned cover search finds a contract exactly when a plain search does,
+    on racks built mostly from formations (so that both answers occur)."""
+    rng = random.Random(seed)
+    pool = list(range(len(TILES_106)))
+    rng.shuffle(pool)
+    chosen: list[int] = []
+    candidates_all = candidates(counts_of([f.kind for f in TILES_106.faces]), MELD_RULES)
+    for _ in range(200):
+        if len(chosen) > 11 - noise:
+            break
+        cand = rng.choice(candidates_all)
+        ids = []
+        for kind in cand.kinds:
+            ids.append(next((p for p in pool if TILES_106.faces[p].kind == kind), -1))
+            if ids[-1] >= 0:
+                pool.remove(ids[-1])
+        if -1 in ids or len(chosen) + len(ids) > 14:
+            pool.extend(p for p in ids if p >= 0)
+            continue
+        chosen.extend(ids)
+    chosen.extend(pool[: 14 - len(chosen)])
+    rack = [TILES_106.faces[p] for p in chosen]
+    expected = _naive_cover(counts_of([f.kind for f in rack]), False, False)
+    assert (find_contract(rack, DEFAULTS) is not None) is expected
 
 
 def test_board_count_all_rack_tiles_option() -> None:

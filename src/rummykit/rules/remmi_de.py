@@ -348,8 +348,17 @@ def _needs_partner(rules: MeldRules) -> bool:
     return rules.min_size - most_wild >= 2
 
 
-def _isolated(counts: Sequence[int], enough: int) -> list[int]:
-    """Up to ``enough`` natural kinds with no tile that could share a formation."""
+def _isolated(counts: Sequence[int], enough: int, rules: MeldRules) -> list[int]:
+    """Up to ``enough`` natural kinds with no tile that could share a formation.
+
+    A formation of two or more numbered tiles puts each next to another one: of the
+    same number (a Kunst), or of its colour at most one position plus the jokers
+    available away (a Laufend, ``[R5 J J R8]``).
+    """
+    jokers = counts[JOKER_KIND]
+    if rules.max_wild is not None:
+        jokers = min(jokers, rules.max_wild)
+    reach = 1 + jokers
     found: list[int] = []
     for kind in range(52):
         if not counts[kind]:
@@ -358,10 +367,14 @@ def _isolated(counts: Sequence[int], enough: int) -> list[int]:
         if any(counts[c * 13 + rank0] for c in range(4) if c != colour):
             continue
         row = counts[colour * 13 : colour * 13 + 13]
-        have = (0, *row, row[0], 0)  # positions 0..15; 14 is the high 1
+        have = (0, *row, row[0])  # positions 0..14; 14 is the high 1
         spots = (1, HIGH_ACE) if rank0 == 0 else (rank0 + 1,)
         if not any(
-            have[q] for p in spots for q in (p - 2, p - 1, p + 1, p + 2) if 1 <= q <= HIGH_ACE
+            have[q]
+            for p in spots
+            for d in range(1, reach + 1)
+            for q in (p - d, p + d)
+            if 1 <= q <= HIGH_ACE
         ):
             found.append(kind)
             if len(found) >= enough:
@@ -387,7 +400,7 @@ def _cover_mask(counts: tuple[int, ...], rules: MeldRules) -> int:
     first = next((k for k in range(52) if counts[k]), None)
     if first is None:
         return 1 if not counts[JOKER_KIND] else 0  # jokers alone form nothing
-    if _needs_partner(rules) and _isolated(counts, 1):
+    if _needs_partner(rules) and _isolated(counts, 1, rules):
         return 0
     mask = 0
     for cand in candidates_with(counts, rules, first):
@@ -442,7 +455,7 @@ def _closing_kinds(counts: tuple[int, ...], rules: MeldRules) -> tuple[int, ...]
     """Kinds whose discard leaves 14 tiles that are formations with a Kunst and a Laufend."""
     kinds = [k for k in range(53) if counts[k]]
     if _needs_partner(rules):
-        lonely = _isolated(counts, 2)
+        lonely = _isolated(counts, 2, rules)
         if len(lonely) > 1:
             return ()
         if lonely:
