@@ -494,3 +494,58 @@ def test_double_rules_meld_simulate_and_replay(runner: CliRunner, tmp_path: Path
     assert data["games"] == 2 and sum(data["wins"]) == pytest.approx(2)
     for path in sorted(tmp_path.iterdir()):
         assert "all legal (double)" in ok(runner, "replay", str(path))
+
+
+# --------------------------------------------------------------------- continental (§7)
+
+
+def test_solve_deadwood_finds_a_continental_layout(runner: CliRunner) -> None:
+    """§7.6: the 15 cards form the 5-4-3-3 layout, wild cards shown with what they are."""
+    hand = "AH 3H 4H 5S 6S 7S 8S 9S 10S JD QD KD AD 2C JK"
+    data = as_json(runner, "solve", "kontinentalni", "--hand", hand, "--goal", "deadwood",
+                   "--json")
+    assert data["layout"] is True and data["deadwood"] == 0
+    assert data["pattern"] == [5, 4, 3, 3]
+    assert sorted(c for m in data["melds"] for c in m) == sorted(
+        ["AH", "3H", "4H", "6S", "7S", "8S", "9S", "10S", "JD", "QD", "KD", "AD", "5S",
+         "JK(3S)", "2C(4S)"]
+    )
+    out = ok(runner, "solve", "continental", "--hand", hand, "--goal", "deadwood")
+    assert "layout 5+4+3+3" in out and "[AH 3H 4H]" in out
+
+
+def test_solve_deadwood_says_when_there_is_no_layout(runner: CliRunner) -> None:
+    hand = "AH 3H 4H 5S 6S 7S 8S 9S 10S JD QD KD AD 5C 7C"
+    data = as_json(runner, "solve", "continental", "--hand", hand, "--goal", "deadwood",
+                   "--json")
+    assert data == {"layout": False, "pattern": None, "melds": [], "deadwood": None}
+    assert "no layout" in ok(runner, "solve", "continental", "--hand", hand, "--goal",
+                             "deadwood")
+    # A-26 (ii) under an option: the order A-2-3, so A-3-4 has a gap.
+    natural = "AH 3H 4H 6S 7S 8S 9C 10C JC QD KD AD 5C 6C 7C"
+    assert as_json(runner, "solve", "continental", "--hand", natural, "--goal", "deadwood",
+                   "--json")["layout"] is True
+    assert as_json(runner, "solve", "continental", "--hand", natural, "--goal", "deadwood",
+                   "-o", "deuce_has_natural_position=true", "--json")["layout"] is False
+
+
+def test_solve_deadwood_is_refused_where_no_layout_exists(runner: CliRunner) -> None:
+    assert "not available for basic" in usage_error(
+        runner, "solve", "basic", "--hand", "AH 2H 3H", "--goal", "deadwood"
+    )
+
+
+def test_meld_continental_wild_deuces_and_no_sets(runner: CliRunner) -> None:
+    """CON-03, CON-13 through the command line."""
+    assert ok(runner, "meld", "continental", "7H", "7D", "7S").startswith("not a formation")
+    assert "only runs" in ok(runner, "meld", "continental", "7H", "7D", "7S")
+    assert ok(runner, "meld", "kontinentalni", "JK(3D)", "2C(4D)", "5D").startswith("valid run")
+    assert ok(runner, "meld", "continental", "AH", "3H", "4H").startswith("valid run")
+    assert ok(runner, "meld", "continental", "JK", "2C", "2D").startswith("not a formation")
+
+
+def test_rules_continental_marks_changed_options(runner: CliRunner) -> None:
+    out = ok(runner, "rules", "continental", "--players", "12", "-o", "starting_chips=30")
+    assert "Kontinentalni" in out
+    assert "*starting_chips = 30 (default 20)" in out
+    assert "packs = 4" in out

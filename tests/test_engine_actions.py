@@ -17,6 +17,7 @@ from rummykit.engine.actions import (
     DoublesCategory,
     Draw,
     ExchangeJoker,
+    GoOut,
     Meld,
     NextDeal,
     ProposeSwap,
@@ -54,6 +55,8 @@ CANONICAL = [
     ("discard J", Discard(f("J"))),
     ("close R4", CloseBoard(f("R4"))),  # §9.13 board close
     ("reclaim K10 <- m2", Reclaim(f("K10"), 2)),  # A-75 option (remmi_de)
+    ("out R4", GoOut(f("R4"))),  # §7.6 lay out the hand, close with R4
+    ("out", GoOut()),  # §7.6/A-28 lay out the dealt hand
     ("three", AnnounceThree()),  # §9.11
     ("board", DeclareBoard()),  # §9.13
     ("reset", ResetTurn()),  # §2.3 reset turn
@@ -81,7 +84,7 @@ def test_every_action_round_trips(text: str, action: object) -> None:
 
 def test_every_action_type_is_covered() -> None:
     covered = {type(a) for _, a in CANONICAL}
-    expected = {Draw, TakeColumn, Meld, Attach, ExchangeJoker, Discard, CloseBoard,
+    expected = {Draw, TakeColumn, Meld, Attach, ExchangeJoker, Discard, CloseBoard, GoOut,
                 AnnounceThree, DeclareBoard, ResetTurn, AnnounceAtu, AnnounceDoubles,
                 ProposeSwap, AcceptSwap, DeclineSwap, Reshuffle, Ready, NextDeal, Reclaim}
     assert covered == expected

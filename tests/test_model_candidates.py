@@ -281,3 +281,96 @@ def test_set_jokers_are_declared_missing_suits_first_then_from_the_first_suit() 
     assert [str(d) for d in declared if d is not None] == ["R9", "Y9"]
     readings = read_meld(one.faces(TILES), REPEATED, declared)
     assert [r.kind for r in readings] == [MeldKind.SET]
+
+
+# --------------------------------------------------------------- wild ranks (RULES §7.1, A-26)
+
+CARDS = Material.CARDS
+TWO_KINDS = (1, 14, 27, 40)
+WILD_RANK_RULES = (
+    MeldRules(sets_allowed=True, wild_ranks=frozenset({2})),
+    MeldRules(sets_allowed=True, wild_ranks=frozenset({2}), wild_rank_natural=True),
+    MeldRules(sets_allowed=False, wild_ranks=frozenset({2}), min_natural=2),
+)
+
+CardKey = tuple[MeldKind, int, tuple[int, ...], tuple[tuple[int, int], ...], tuple[int, ...]]
+
+
+def card_key(kind: MeldKind, suit: int, pairs: list[tuple[int, int, bool]]) -> CardKey:
+    """(kind, suit, positions, natural (position, kind) pairs, wild kinds): which wild
+    piece fills which wild place does not change what a rack can make."""
+    return (
+        kind,
+        suit,
+        tuple(sorted(p for p, _, _ in pairs)),
+        tuple(sorted((p, k) for p, k, wild in pairs if not wild)),
+        tuple(sorted(k for _, k, wild in pairs if wild)),
+    )
+
+
+def wild_rank_brute_force(kinds: Sequence[int], rules: MeldRules) -> set[CardKey]:
+    """Every reading of every sub-multiset of ``kinds`` (undeclared wild pieces take
+    every placement, and a 2 that may be itself is tried both ways, by read_meld)."""
+    counts = counts_of(list(kinds))
+    present = [k for k in range(53) if counts[k]]
+    found: set[CardKey] = set()
+    for take in itertools.product(*(range(counts[k] + 1) for k in present)):
+        sub = [k for k, n in zip(present, take, strict=True) for _ in range(n)]
+        if len(sub) < rules.min_size:
+            continue
+        faces = [Face.joker(CARDS) if k == JOKER_KIND else Face.of(CARDS, k // 13, k % 13 + 1)
+                 for k in sub]
+        for reading in read_meld(faces, rules):
+            pairs = [
+                (p, k, reading.represents(faces, i) != faces[i])
+                for i, (p, k) in enumerate(zip(reading.positions, sub, strict=True))
+            ]
+            found.add(card_key(reading.kind, reading.suit, pairs))
+    return found
+
+
+@st.composite
+def card_racks(draw: st.DrawFn) -> list[int]:
+    """3-7 cards around a few ranks of two suits, with 2s and at most one joker."""
+    suit = draw(st.integers(0, 3))
+    card = st.one_of(
+        st.builds(lambda r: suit * 13 + r, st.sampled_from([0, 2, 3, 4, 11, 12])),
+        st.sampled_from(TWO_KINDS),
+        st.builds(lambda r: ((suit + 1) % 4) * 13 + r, st.sampled_from([2, 3])),
+    )
+    kinds = draw(st.lists(card, min_size=3, max_size=6))
+    return kinds + [JOKER_KIND] * draw(st.integers(0, 1))
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(card_racks(), st.sampled_from(WILD_RANK_RULES))
+def test_wild_rank_candidates_are_exactly_the_legal_formations(
+    kinds: list[int], rules: MeldRules
+) -> None:
+    """§7.1/A-26: with 2s wild, candidates read as declared, come from the rack, and cover
+    every formation the brute force finds (per multiset of wild pieces)."""
+    counts = counts_of(kinds)
+    found = candidates(counts, rules)
+    keys = set()
+    for c in found:
+        for k, n in c.need:
+            assert counts[k] >= n
+        readings = read_meld(c.faces(CARDS), rules, c.declared(CARDS))
+        assert readings, f"{c} is not a legal formation"
+        pairs = [(p, k, c.is_wild_at(i))
+                 for i, (p, k) in enumerate(zip(c.positions, c.kinds, strict=True))]
+        keys.add(card_key(c.kind, c.suit, pairs))
+        assert c.joker_count == sum(w for _, _, w in pairs)
+    assert keys == wild_rank_brute_force(kinds, rules)
+    for kind in set(kinds):
+        assert set(candidates_with(counts, rules, kind)) == {c for c in found if kind in c.kinds}
+
+
+def test_a_two_fills_a_gap_and_a_joker_can_take_its_place() -> None:
+    rules = WILD_RANK_RULES[0]
+    counts = counts_of([2, 4, 14, JOKER_KIND])  # 3S 5S 2H JK
+    runs = {(c.positions, c.kinds) for c in candidates(counts, rules) if c.kind is MeldKind.RUN}
+    assert ((3, 4, 5), (2, 14, 4)) in runs  # 3S 2H(4S) 5S
+    assert ((3, 4, 5), (2, JOKER_KIND, 4)) in runs  # 3S JK(4S) 5S
+    assert ((3, 4, 5, 6), (2, 14, 4, JOKER_KIND)) in runs
+    assert ((1, 3, 4), (0, 2, 14)) not in runs  # no ace in the rack

@@ -6,7 +6,15 @@ from collections.abc import Sequence
 
 import pytest
 
-from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, Reading, best_reading, read_meld
+from rummykit.model.melds import (
+    HIGH_ACE,
+    MeldKind,
+    MeldRules,
+    Reading,
+    best_reading,
+    read_meld,
+    run_order,
+)
 from rummykit.model.pieces import Face, Material, parse_faces
 from rummykit.rules.remi_ro import MELD_RULES, opening_value
 
@@ -301,3 +309,69 @@ def test_readings_of_a_plain_tile_list_do_not_need_declarations() -> None:
     assert read_meld(parse_faces("Y3 Y4 Y5", TILES), MELD_RULES) == [
         Reading(MeldKind.RUN, 1, (3, 4, 5))
     ]
+
+
+# --------------------------------------------------------------- wild ranks (RULES §7.1, A-26)
+
+CARDS = Material.CARDS
+WILD_TWOS = MeldRules(sets_allowed=True, wild_ranks=frozenset({2}))
+"""Every 2 is wild and has no place of its own (A-26 (i)); sets allowed to test them too."""
+TWOS_ALSO_NATURAL = MeldRules(sets_allowed=True, wild_ranks=frozenset({2}), wild_rank_natural=True)
+
+
+def cards(text: str) -> tuple[Face, ...]:
+    return parse_faces(text, CARDS)
+
+
+def test_a_wild_rank_is_wild_and_leaves_the_run_order() -> None:
+    assert WILD_TWOS.is_wild(Face.parse("2C")) and WILD_TWOS.always_wild(Face.parse("2C"))
+    assert not WILD_TWOS.is_wild(Face.parse("3C"))
+    assert TWOS_ALSO_NATURAL.is_wild(Face.parse("2C"))
+    assert not TWOS_ALSO_NATURAL.always_wild(Face.parse("2C"))
+    assert run_order(WILD_TWOS) == (1, *range(3, 15))
+    assert run_order(TWOS_ALSO_NATURAL) == tuple(range(1, 15))
+    assert run_order(MELD_RULES) == tuple(range(1, 15))  # tiles: unchanged
+
+
+def test_with_a_skipped_rank_a_3_4_is_consecutive_and_the_2_stands_for_4() -> None:
+    assert {r.positions for r in read_meld(cards("AH 3H 4H"), WILD_TWOS)} == {(1, 3, 4)}
+    readings = read_meld(cards("AH 2H 3H"), WILD_TWOS)
+    assert [r.positions for r in readings] == [(1, 4, 3)]
+    assert readings[0].represents(cards("AH 2H 3H"), 1) == Face.parse("4H")
+    assert not read_meld(cards("AH 3H 4H"), TWOS_ALSO_NATURAL)
+
+
+def test_a_wild_rank_piece_may_also_be_itself_when_allowed() -> None:
+    readings = read_meld(cards("AH 2H 3H"), TWOS_ALSO_NATURAL)
+    assert (1, 2, 3) in {r.positions for r in readings}
+    natural = next(r for r in readings if r.positions == (1, 2, 3))
+    assert natural.represents(cards("AH 2H 3H"), 1) == Face.parse("2H")
+    # A 2 of another suit is only ever wild in a hearts run.
+    assert {r.positions for r in read_meld(cards("AH 2C 3H"), TWOS_ALSO_NATURAL)} == {(1, 2, 3)}
+    assert read_meld(cards("AH 2C 3H"), TWOS_ALSO_NATURAL)[0].represents(
+        cards("AH 2C 3H"), 1
+    ) == Face.parse("2H")
+
+
+def test_wild_ranks_in_sets_and_the_natural_minimum() -> None:
+    assert read_meld(cards("7H 7D 2C"), WILD_TWOS)
+    assert not read_meld(cards("2H 2D 2C"), WILD_TWOS)  # no natural card
+    assert read_meld(cards("2H 2D 2C"), TWOS_ALSO_NATURAL)  # a set of 2s as themselves
+    assert read_meld(cards("JK 2C 5D"), WILD_TWOS)
+    assert not read_meld(cards("JK 2C 2D"), WILD_TWOS)
+
+
+def test_only_wild_pieces_may_be_declared() -> None:
+    five_d, four_d, three_d = Face.parse("5D"), Face.parse("4D"), Face.parse("3D")
+    faces = cards("JK 2C 5D")
+    assert read_meld(faces, WILD_TWOS, (three_d, four_d, None))
+    assert not read_meld(faces, WILD_TWOS, (three_d, four_d, five_d))
+    assert not read_meld(cards("3D 4D 5D"), MeldRules(), (None, None, five_d))
+
+
+def test_best_reading_counts_wild_rank_pieces_as_wild() -> None:
+    faces = cards("5H 6H 2C")
+    readings = read_meld(faces, WILD_TWOS)
+    assert {r.positions for r in readings} == {(5, 6, 4), (5, 6, 7)}
+    # RULES §2.2: ties go to the higher wild position.
+    assert best_reading(faces, readings, lambda kind, p: 0).positions == (5, 6, 7)

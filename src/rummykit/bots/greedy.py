@@ -16,6 +16,7 @@ from rummykit.engine.actions import (
     Discard,
     Draw,
     ExchangeJoker,
+    GoOut,
     Meld,
     NextDeal,
     Ready,
@@ -36,11 +37,12 @@ _NO_STRUCTURE = {"opening_structure": "none", "opening_min_points": 0}
 
 def tile_usefulness(face: Face, rack: Sequence[Face], variant: Variant) -> int:
     """How much keeping ``face`` helps: partners for runs and sets, minus its rack cost."""
-    if face.is_joker:
+    rules = variant.meld_rules
+    if rules.is_wild(face):
         return 10_000
     partners = 0
     for other in rack:
-        if other is face or other.is_joker:
+        if other is face or rules.is_wild(other):
             continue
         if other.suit_index == face.suit_index:
             gap = abs(other.rank - face.rank)
@@ -54,7 +56,7 @@ def tile_usefulness(face: Face, rack: Sequence[Face], variant: Variant) -> int:
                 )
             if gap in (1, 2):
                 partners += 3 - gap
-        elif other.rank == face.rank:
+        elif other.rank == face.rank and rules.sets_allowed:
             partners += 2
     return partners * 20 - variant.score_value(face)
 
@@ -97,9 +99,34 @@ class GreedyBot:
         variant = find_variant(view.variant)
         if variant.arrange_hand is not None and variant.play_rules(view.options).stop_call:
             return self._call_or_discard(view, legal, legal_set, variant)
+        going_out = [a for a in legal if isinstance(a, GoOut)]
+        if going_out:
+            return going_out[0]
+        if variant.find_layout is not None:
+            return self._lay_out_later(view, legal, legal_set, variant)
         if Draw() in legal_set or any(isinstance(a, TakeColumn) for a in legal):
             return self._acquire(view, legal_set, variant)
         return self._play(view, legal, legal_set, variant)
+
+    def _lay_out_later(
+        self, view: SeatView, legal: Sequence[Action], legal_set: set[Action], variant: Variant
+    ) -> Action:
+        """Where the whole hand is laid at once (RULES §7.6): take the top discard when
+        it completes a layout, else draw; discard the least useful card."""
+        rack = list(view.rack)
+        find_layout = variant.find_layout
+        assert find_layout is not None
+        if view.column and TakeColumn(len(view.column) - 1) in legal_set:
+            hand = [*rack, view.column[-1]]
+            for i in range(len(rack)):
+                if find_layout(hand[:i] + hand[i + 1 :], view.options) is not None:
+                    return TakeColumn(len(view.column) - 1)
+        if Draw() in legal_set:
+            return Draw()
+        discards = [a for a in legal if isinstance(a, Discard)]
+        if discards:
+            return min(discards, key=lambda a: (tile_usefulness(a.face, rack, variant), a.face))
+        return legal[0]
 
     def _acquire(self, view: SeatView, legal: set[Action], variant: Variant) -> Action:
         rack = list(view.rack)

@@ -21,6 +21,7 @@ from rummykit.cli.simulate import GameSummary, run_simulation
 from rummykit.engine.actions import parse_piece_token
 from rummykit.engine.game import Game
 from rummykit.engine.record import RecordError, load_record, replay
+from rummykit.model.candidates import Candidate
 from rummykit.model.pieces import NotationError
 from rummykit.rules.meldcheck import check_meld
 from rummykit.rules.options import OptionError, parse_option_value
@@ -61,6 +62,8 @@ def _options(variant: Variant, pairs: tuple[str, ...]) -> dict[str, Any]:
 
 SIMULATION_RECYCLES = 3
 """Stock recycles per deal in simulations when the user sets none (RULES A-05)."""
+SIMULATION_DEALS = 20
+"""Deals per match in simulations of a variant whose match has no deal limit (§7.9)."""
 
 _OPTION = click.option(
     "--option",
@@ -204,6 +207,10 @@ def simulate(
     if any(o.name == "max_stock_recycles" for o in v.options):
         # RULES A-05: bots can recycle the stock forever; simulations cap it unless told.
         options.setdefault("max_stock_recycles", SIMULATION_RECYCLES)
+    if any(o.name == "match_deals" and o.default is None for o in v.options):
+        # RULES §7.9: a match that ends only when someone has no chips left never ends
+        # while every deal is void; simulations cap it unless told.
+        options.setdefault("match_deals", SIMULATION_DEALS)
     try:
         v.resolve(n, options)
     except OptionError as exc:
@@ -313,7 +320,7 @@ def _pieces(variant: Variant, tokens: tuple[str, ...]) -> tuple[list[Any], list[
     faces, declared = [], []
     for text in " ".join(tokens).replace("[", " ").replace("]", " ").split():
         try:
-            face, decl = parse_piece_token(text, variant.material)
+            face, decl = parse_piece_token(text, variant.material, variant.meld_rules.wild_ranks)
         except NotationError as exc:
             raise click.BadParameter(str(exc), param_hint="PIECE") from None
         faces.append(face)
@@ -351,7 +358,7 @@ def meld(variant: str, pieces: tuple[str, ...], as_json: bool) -> None:
 @click.option("--hand", required=True, help='The pieces, e.g. "R1 B1 K1 Y3 Y4 Y5 J".')
 @click.option(
     "--goal",
-    type=click.Choice(["opening"]),
+    type=click.Choice(["opening", "deadwood"]),
     default="opening",
     show_default=True,
     help="What to solve for.",
@@ -368,12 +375,19 @@ def meld(variant: str, pieces: tuple[str, ...], as_json: bool) -> None:
 def solve(
     variant: str, hand: str, goal: str, keep: int, as_json: bool, option_pairs: tuple[str, ...]
 ) -> None:
-    """Find the best laydown of a hand: the legal opening with the most opening points."""
+    """Find the best laydown of a hand: the legal opening with the most opening points
+    (--goal opening), or how the whole hand is laid out (--goal deadwood)."""
     v = _variant(variant)
     faces, declared = _pieces(v, (hand,))
     if any(d is not None for d in declared):
         raise click.BadParameter("write jokers in a hand as plain J", param_hint="--hand")
-    options = v.resolve(v.default_players, _options(v, option_pairs))
+    try:
+        options = v.resolve(v.default_players, _options(v, option_pairs))
+    except OptionError as exc:
+        raise click.UsageError(str(exc)) from None
+    if goal == "deadwood":
+        _solve_deadwood(v, faces, options, as_json)
+        return
     lay = best_opening(faces, v, opening_requirement(v, options), keep=keep)
     melds = []
     for cand in lay.melds:
@@ -394,6 +408,37 @@ def solve(
         click.echo("[" + " ".join(m) + "]")
     verdict = "a valid opening" if lay.valid_opening else "not enough for an opening"
     click.echo(f"{lay.points} points: {verdict}")
+
+
+def _solve_deadwood(v: Variant, faces: list[Any], options: Any, as_json: bool) -> None:
+    """``--goal deadwood``: where a variant goes out with a layout of the whole hand
+    (RULES §7.6), whether the hand is one and how; no card is left over."""
+    if v.find_layout is None:
+        raise click.UsageError(f"--goal deadwood is not available for {v.name}")
+    layout = v.find_layout(faces, options)
+    melds = [] if layout is None else [_shown(c, v) for c in layout.melds]
+    data: dict[str, Any] = {
+        "layout": layout is not None,
+        "pattern": None if layout is None else list(layout.pattern),
+        "melds": melds,
+        "deadwood": None if layout is None else 0,
+    }
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    if layout is None:
+        click.echo(f"no layout: these {len(faces)} cards cannot all be laid out")
+        return
+    for m in melds:
+        click.echo("[" + " ".join(m) + "]")
+    click.echo("layout " + "+".join(map(str, layout.pattern)) + ": all cards laid out")
+
+
+def _shown(cand: Candidate, v: Variant) -> list[str]:
+    return [
+        f"{face}({decl})" if decl is not None else str(face)
+        for face, decl in zip(cand.faces(v.material), cand.declared(v.material), strict=True)
+    ]
 
 
 @cli.command(name="replay")

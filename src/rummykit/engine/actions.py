@@ -27,6 +27,7 @@ __all__ = [
     "DoublesCategory",
     "Draw",
     "ExchangeJoker",
+    "GoOut",
     "Meld",
     "NextDeal",
     "ProposeSwap",
@@ -159,6 +160,17 @@ class CallRemi:
 
 
 @dataclass(frozen=True, slots=True)
+class GoOut:
+    """Lay the whole hand out in a layout and close by discarding ``face`` (RULES §7.6);
+    without a face, lay out the dealt hand before the first draw."""
+
+    face: Face | None = None
+
+    def __str__(self) -> str:
+        return "out" if self.face is None else f"out {self.face}"
+
+
+@dataclass(frozen=True, slots=True)
 class AnnounceThree:
     """Announce that at most three pieces remain (RULES §9.11)."""
 
@@ -263,6 +275,7 @@ Action = (
     | Discard
     | CloseBoard
     | CallRemi
+    | GoOut
     | AnnounceThree
     | DeclareBoard
     | ResetTurn
@@ -287,6 +300,7 @@ _SIMPLE: dict[str, Action] = {
     "ready": Ready(),
     "next": NextDeal(),
     "remi": CallRemi(),
+    "out": GoOut(),
 }
 _DECL_RE = re.compile(r"^([^()\s]+)(?:\(([^()\s]+)\))?$")
 _TARGET_RE = re.compile(r"^(.*?)\s*->\s*m?(\d+)$", re.IGNORECASE)
@@ -294,15 +308,21 @@ _SOURCE_RE = re.compile(r"^(\S+)\s*<-\s*m?(\d+)$", re.IGNORECASE)
 _SEAT_RE = re.compile(r"^P?(\d+)$", re.IGNORECASE)
 
 
-def parse_piece_token(token: str, material: Material) -> tuple[Face, Face | None]:
-    """Parse ``R5`` or a declared joker ``J(R7)`` into (face, declared face or None)."""
+def parse_piece_token(
+    token: str, material: Material, wild_ranks: frozenset[int] = frozenset()
+) -> tuple[Face, Face | None]:
+    """Parse ``R5`` or a declared wild piece ``J(R7)`` into (face, declared face or None).
+
+    Jokers and pieces of ``wild_ranks`` (Continental's ``2C(4D)``) may be declared.
+    """
     m = _DECL_RE.match(token)
     if not m:
         raise NotationError(f"{token!r} is not a piece (e.g. R5, J, J(R7))")
     face = Face.parse(m[1], material)
     declared = Face.parse(m[2], material) if m[2] else None
-    if declared is not None and (not face.is_joker or declared.is_joker):
-        raise NotationError(f"{token!r}: only a joker can stand for another piece")
+    wild = face.is_joker or face.rank in wild_ranks
+    if declared is not None and (not wild or declared.is_joker):
+        raise NotationError(f"{token!r}: only a wild piece can stand for another piece")
     return face, declared
 
 
@@ -352,8 +372,10 @@ def parse_action(text: str, material: Material) -> Action:
             return Reclaim(Face.parse(m[1], material), int(m[2]))
         if verb == "remi":
             return CallRemi(Face.parse(rest, material))
-        if verb in ("discard", "close", "accept"):
+        if verb in ("discard", "close", "accept", "out"):
             face = Face.parse(rest, material)
+            if verb == "out":
+                return GoOut(face)
             if verb == "discard":
                 return Discard(face)
             return CloseBoard(face) if verb == "close" else AcceptSwap(face)
@@ -373,6 +395,7 @@ def parse_action(text: str, material: Material) -> Action:
         raise NotationError(f"{text!r} is not a valid action: {exc}") from None
     raise NotationError(
         f"{text!r} is not an action; try draw, take N, meld [..], attach X -> mN, "
-        "exchange X -> mN, reclaim X <- mN, discard X, close X, remi, remi X, three, board, "
-        "reset, atu, doubles CAT, swap X Pn, accept X, decline, reshuffle, ready, next"
+        "exchange X -> mN, reclaim X <- mN, discard X, close X, remi, remi X, out, out X, "
+        "three, board, reset, atu, doubles CAT, swap X Pn, accept X, decline, reshuffle, "
+        "ready, next"
     )

@@ -33,6 +33,7 @@ from rummykit.engine.actions import (
     DoublesCategory,
     Draw,
     ExchangeJoker,
+    GoOut,
     Meld,
     NextDeal,
     ProposeSwap,
@@ -228,6 +229,7 @@ _THREE = AnnounceThree()
 _BOARD = DeclareBoard()
 _RESET = ResetTurn()
 _REMI = CallRemi()
+_OUT = GoOut()
 
 
 class Game:
@@ -284,7 +286,7 @@ class Game:
         self.first_maker = drawn_maker if maker is None else maker
         self.maker = self.first_maker
         self.deal_number = 0
-        self.totals = [0] * self.players
+        self.totals = [self.variant.starting_total(self.options)] * self.players
         self.results: list[DealResult] = []
         self.log: list[tuple[int, Action]] = []
         self.log_text: list[tuple[int, str]] = []
@@ -1463,6 +1465,86 @@ class Game:
         self.column.append(piece)
         self._end_deal("board", seat, action.face, contract)
 
+    def _layout_pieces(self, seat: int, closing: int | None) -> list[int]:
+        return [p for p in self.racks[seat] if p != closing]
+
+    def _verify_go_out(self, action: GoOut) -> None:
+        self._in_turn(action)
+        seat = self.to_move
+        play = self.play
+        rule = play.cite("go_out", "§2.3")
+        find_layout = self.variant.find_layout
+        if find_layout is None:
+            raise self._fail(action, "§2.3", "this variant has no going out with a layout")
+        closing: int | None = None
+        if action.face is None:
+            if self.turn.acquired is not None:
+                raise self._fail(action, rule, "after drawing, close with a discard: out X")
+            if not play.go_out_before_first_draw:
+                raise self._fail(action, rule, "going out before the first draw is disabled")
+            if self.turns_taken[seat] != 1:
+                raise self._fail(action, rule, "only a dealt hand is laid out without a draw")
+        else:
+            if self.turn.acquired is None:
+                raise self._fail(action, play.cite("acquire", "§2.3"), "draw or take a card first")
+            (closing,) = self._pick_discard(seat, action.face, action)
+            if problem := self._commit_problem(going_out=True):
+                raise self._fail(action, *problem)
+            if (
+                not play.discard_taken_allowed
+                and self.turn.acquired == "last"
+                and closing in self.turn.must_use
+            ):
+                raise self._fail(
+                    action,
+                    "§2.5/A-03",
+                    "the card taken from the discard pile cannot close in the same turn",
+                )
+        faces = [self.faces[p] for p in self._layout_pieces(seat, closing)]
+        if find_layout(faces, self.options) is None:
+            raise self._fail(action, rule, f"these {len(faces)} cards form no layout")
+
+    def _apply_go_out(self, action: GoOut) -> None:
+        seat = self.to_move
+        closing: int | None = None
+        if action.face is not None:
+            (closing,) = self._pick_discard(seat, action.face, action)
+        rack = self._layout_pieces(seat, closing)
+        assert self.variant.find_layout is not None
+        layout = self.variant.find_layout([self.faces[p] for p in rack], self.options)
+        assert layout is not None
+        for candidate in layout.melds:
+            pieces = []
+            for kind in candidate.kinds:
+                piece = next(p for p in rack if self.faces[p].kind == kind)
+                rack.remove(piece)
+                pieces.append(piece)
+            self.table.append(
+                Formation(
+                    id=len(self.table) + 1,
+                    owner=seat,
+                    kind=candidate.kind,
+                    suit=candidate.suit,
+                    pieces=tuple(pieces),
+                    positions=candidate.positions,
+                    kinds=candidate.kinds,
+                )
+            )
+            self._place(seat, pieces, new_formation=True)
+        before_draw = self.turn.acquired is None
+        if closing is not None:
+            self.racks[seat].remove(closing)
+            self.column.append(closing)
+        self._commit_turn(seat)
+        self._end_deal(
+            "close" if closing is not None else "out",
+            seat,
+            action.face,
+            None,
+            hand=not self.has_laid[seat],
+            before_draw=before_draw,
+        )
+
     def _end_turn(self) -> None:
         if not self.stock and not self.play.recycle_stock:
             # A-60: the deal ends after the turn in which the last stock tile was drawn.
@@ -1484,8 +1566,10 @@ class Game:
         *,
         hand: bool = False,
         face_down: bool = False,
+        before_draw: bool = False,
     ) -> None:
         n = self.players
+        balances = self.totals[:]
         table_values = [0] * n
         for formation in self.table:
             for p in formation.pieces:
@@ -1512,6 +1596,12 @@ class Game:
                 table_value=table_values[s],
                 rack_value=rack_values[s],
                 contract=contract if s == closer else None,
+                laid=tuple(
+                    self.faces[p] for f in self.table for p in f.pieces if self.credit[p] == s
+                ),
+                first_turn=s == closer and self.turns_taken[s] == 1,
+                before_draw=s == closer and before_draw,
+                balance=balances[s],
             )
             for s in range(n)
         ]
@@ -1547,6 +1637,9 @@ class Game:
         self.to_move = self._next_maker()
 
     def _next_maker(self) -> int:
+        if self.play.winner_deals and self.results and self.results[-1].closer is not None:
+            # A-32: the winner of the deal deals the next one.
+            return self.results[-1].closer
         # §0.4: the right neighbour is the next seat in play order when play runs
         # counter-clockwise.  §9.1/A-65: the maker role passes to the right; §10.1: left.
         step = 1 if self.options.get("direction", "counterclockwise") == "counterclockwise" else -1
@@ -1624,6 +1717,14 @@ class Game:
                         out.append(TakeColumn(last))
                 elif last >= (1 if play.first_discard_dead else 0):
                     out.append(TakeColumn(last))
+            find_layout = self.variant.find_layout
+            if (
+                find_layout is not None
+                and play.go_out_before_first_draw
+                and self.turns_taken[seat] == 1
+                and find_layout([faces[p] for p in rack], self.options)
+            ):
+                out.append(_OUT)
         elif (
             self.phase is Phase.TURNS
             and play.table_melds
@@ -1649,6 +1750,8 @@ class Game:
                         k for k in kinds if any(p not in taken for p in rack if faces[p].kind == k)
                     ]
                 out.extend(discards[k] for k in kinds)
+                if self.variant.find_layout is not None:
+                    out.extend(self._go_outs(rack, kinds))
             # A-72: where the first player may lay out on his first turn, a board
             # player may also finish then.
             if (
@@ -1663,6 +1766,17 @@ class Game:
         if turn.dirty:
             out.append(_RESET)
         return out
+
+    def _go_outs(self, rack: list[int], kinds: Sequence[int]) -> Iterator[Action]:
+        """§7.6: close by discarding one card of each kind whose removal leaves a layout."""
+        find_layout = self.variant.find_layout
+        assert find_layout is not None
+        hand = sorted(self.faces[p].kind for p in rack)
+        for k in kinds:
+            rest = hand[:]
+            rest.remove(k)
+            if find_layout([self.kind_faces[x] for x in rest], self.options):
+                yield GoOut(self.kind_faces[k])
 
     def _table_actions(self, seat: int, rack: list[int], out: list[Action]) -> None:
         faces = self.faces
@@ -1858,6 +1972,7 @@ class Game:
         Discard: _verify_discard,
         CloseBoard: _verify_close,
         CallRemi: _verify_call,
+        GoOut: _verify_go_out,
         NextDeal: _verify_next,
     }
     _APPLY: Mapping[type, Any] = {
@@ -1880,5 +1995,6 @@ class Game:
         Discard: _apply_discard,
         CloseBoard: _apply_close,
         CallRemi: _apply_call,
+        GoOut: _apply_go_out,
         NextDeal: _apply_next,
     }

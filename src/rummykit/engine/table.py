@@ -15,13 +15,18 @@ __all__ = ["Formation"]
 def _notation(formation: Formation, material: Material) -> str:
     parts = []
     for kind, position in zip(formation.kinds, formation.positions, strict=True):
-        if kind != JOKER_KIND:
-            parts.append(str(Face.of(material, kind // 13, kind % 13 + 1)))
-        elif formation.kind is MeldKind.RUN:
+        face = (
+            Face.joker(material)
+            if kind == JOKER_KIND
+            else Face.of(material, kind // 13, kind % 13 + 1)
+        )
+        if formation.kind is MeldKind.RUN:
+            # A joker, or a piece of a wild rank away from its own place (§7.1), shows
+            # what it stands for.
             stands_for = Face.of(material, formation.suit, position_rank(position))
-            parts.append(f"{Face.joker(material)}({stands_for})")
+            parts.append(str(face) if face == stands_for else f"{face}({stands_for})")
         else:
-            parts.append(str(Face.joker(material)))
+            parts.append(str(face))
     return "[" + " ".join(parts) + "]"
 
 
@@ -50,13 +55,16 @@ class Formation:
         return self.positions[0]
 
     def represented(self, pieces: PieceSet, index: int) -> Face | None:
-        """The face ``pieces[index]`` stands for (None: a joker in a set)."""
+        """The face ``pieces[index]`` stands for (None: a wild piece in a set)."""
         face = pieces.faces[self.pieces[index]]
-        if not face.is_joker:
-            return face
+        position = self.positions[index]
         if self.kind is MeldKind.SET:
-            return None
-        return Face.of(pieces.material, self.suit, position_rank(self.positions[index]))
+            return face if not face.is_joker and face.rank == position else None
+        rank = position_rank(position)
+        if not face.is_joker and face.suit_index == self.suit and face.rank == rank:
+            return face
+        # A joker, or a piece of a wild rank away from its own place (§7.1).
+        return Face.of(pieces.material, self.suit, rank)
 
     def notation(self, pieces: PieceSet) -> str:
         """``[R5 J(R6) R7]``: faces, with what each joker in a run stands for."""

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations, cycle, product
+from itertools import combinations, combinations_with_replacement, cycle, product
 
-from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, position_rank
+from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, position_rank, run_order
 from rummykit.model.pieces import JOKER_KIND, Face, Material
 
 __all__ = ["Candidate", "candidates", "candidates_with", "counts_of", "set_joker_suits"]
@@ -37,7 +37,17 @@ class Candidate:
     @property
     def joker_count(self) -> int:
         """How many wild pieces it uses."""
-        return self.kinds.count(JOKER_KIND)
+        return sum(map(self.is_wild_at, range(len(self.kinds))))
+
+    def is_wild_at(self, index: int) -> bool:
+        """Whether the piece at ``index`` stands for another (a joker, or a piece of a
+        wild rank away from its own place)."""
+        k = self.kinds[index]
+        if k == JOKER_KIND:
+            return True
+        if self.kind is MeldKind.RUN:
+            return k != self.suit * 13 + position_rank(self.positions[index]) - 1
+        return k % 13 + 1 != self.positions[index]
 
     def faces(self, material: Material) -> tuple[Face, ...]:
         """Its faces in display order."""
@@ -53,26 +63,26 @@ class Candidate:
         (``[9H JK JK]`` would otherwise be the more valuable 9-10-J, RULES §2.2).
         """
         out: list[Face | None] = []
+        wild = [self.is_wild_at(i) for i in range(len(self.kinds))]
         if self.kind is MeldKind.RUN:
-            for k, p in zip(self.kinds, self.positions, strict=True):
-                out.append(
-                    Face.of(material, self.suit, position_rank(p)) if k == JOKER_KIND else None
-                )
+            for w, p in zip(wild, self.positions, strict=True):
+                out.append(Face.of(material, self.suit, position_rank(p)) if w else None)
             return tuple(out)
         rank = self.positions[0]
-        suits = cycle(set_joker_suits(self.kinds))
-        for k in self.kinds:
-            out.append(Face.of(material, next(suits), rank) if k == JOKER_KIND else None)
+        suits = cycle(set_joker_suits(self.kinds, rank))
+        for w in wild:
+            out.append(Face.of(material, next(suits), rank) if w else None)
         return tuple(out)
 
 
-def set_joker_suits(kinds: tuple[int, ...]) -> tuple[int, ...]:
-    """The suits the jokers of a set with these face kinds are declared as, in turn.
+def set_joker_suits(kinds: tuple[int, ...], rank: int | None = None) -> tuple[int, ...]:
+    """The suits the wild pieces of a set with these face kinds are declared as, in turn.
 
     The missing suits in suit order; where suits may repeat (RULES §4.4) a set can
     hold more jokers than missing suits, and the suits then start again from the first.
+    With the set's ``rank`` given, pieces of another rank are wild too (RULES §7.1).
     """
-    present = {k // 13 for k in kinds if k != JOKER_KIND}
+    present = {k // 13 for k in kinds if k != JOKER_KIND and (rank is None or k % 13 + 1 == rank)}
     return (*(s for s in range(4) if s not in present), 0, 1, 2, 3)
 
 
@@ -102,6 +112,8 @@ def _wild_ok(wild: int, natural: int, rules: MeldRules) -> bool:
 @lru_cache(maxsize=8192)
 def candidates(counts: tuple[int, ...], rules: MeldRules) -> tuple[Candidate, ...]:
     """Every distinct fully declared formation the counts can supply."""
+    if rules.wild_ranks:
+        return _with_wild_ranks(counts, rules)
     jokers = counts[JOKER_KIND]
     out: list[Candidate] = []
     if rules.runs_allowed:
@@ -113,7 +125,9 @@ def candidates(counts: tuple[int, ...], rules: MeldRules) -> tuple[Candidate, ..
 
 @lru_cache(maxsize=65536)
 def candidates_with(counts: tuple[int, ...], rules: MeldRules, kind: int) -> tuple[Candidate, ...]:
-    """The candidates that use a natural piece of face kind ``kind`` (exact-cover search)."""
+    """The candidates that use a piece of face kind ``kind`` (exact-cover search)."""
+    if rules.wild_ranks:
+        return tuple(c for c in candidates(counts, rules) if kind in c.kinds)
     jokers = counts[JOKER_KIND]
     out: list[Candidate] = []
     if rules.runs_allowed:
@@ -121,6 +135,46 @@ def candidates_with(counts: tuple[int, ...], rules: MeldRules, kind: int) -> tup
     if rules.sets_allowed:
         _sets(counts, jokers, rules, out, (kind % 13 + 1,))
     return tuple(c for c in out if kind in c.kinds)
+
+
+def _with_wild_ranks(counts: tuple[int, ...], rules: MeldRules) -> tuple[Candidate, ...]:
+    """Candidates where pieces of ``rules.wild_ranks`` are wild too (RULES §7.1).
+
+    The formations are enumerated with every wild piece in one pool, then each wild
+    place is given a concrete wild piece: one candidate per multiset of wild pieces
+    the counts hold, so an exact cover sees every way to spend jokers and wild ranks.
+    """
+    wild_kinds = [s * 13 + r - 1 for r in sorted(rules.wild_ranks) for s in range(4)]
+    pool = counts[JOKER_KIND] + sum(counts[k] for k in wild_kinds)
+    base_counts = list(counts)
+    if not rules.wild_rank_natural:
+        for k in wild_kinds:
+            base_counts[k] = 0
+    base_counts[JOKER_KIND] = pool
+    base: list[Candidate] = []
+    if rules.runs_allowed:
+        _runs(tuple(base_counts), pool, rules, base)
+    if rules.sets_allowed:
+        _sets(tuple(base_counts), pool, rules, base)
+    out: list[Candidate] = []
+    seen: set[tuple[MeldKind, int, tuple[int, ...], tuple[int, ...]]] = set()
+    for c in base:
+        places = [i for i, k in enumerate(c.kinds) if k == JOKER_KIND]
+        # The pool's placeholders are not real jokers; a wild rank's natural uses are.
+        left = {k: counts[k] - c.kinds.count(k) for k in wild_kinds}
+        left[JOKER_KIND] = counts[JOKER_KIND]
+        supply = [k for k, n in left.items() if n > 0]
+        for chosen in combinations_with_replacement(sorted(supply), len(places)):
+            if any(chosen.count(k) > left[k] for k in set(chosen)):
+                continue
+            kinds = list(c.kinds)
+            for i, k in zip(places, chosen, strict=True):
+                kinds[i] = k
+            key = (c.kind, c.suit, c.positions, tuple(kinds))
+            if key not in seen:
+                seen.add(key)
+                out.append(Candidate(c.kind, c.suit, c.positions, key[3], _need(key[3])))
+    return tuple(out)
 
 
 def _runs(
@@ -158,82 +212,86 @@ def _suit_runs(
 ) -> tuple[Candidate, ...]:
     """Every run of one suit: ``row[r-1]`` counts the naturals of rank r."""
     out: list[Candidate] = []
-    lowest = 1 if rules.ace_low else 2
-    highest = HIGH_ACE if rules.ace_high else 13
+    order = run_order(rules)
     min_size = rules.min_size
     base = suit * 13
-    have = (0, *row, row[0])  # have[p]: naturals for position p
+    have = tuple(row[position_rank(p) - 1] for p in order)  # have[j]: naturals for slot j
     if rules.min_natural > 0 and not any(have):
         return ()
     if max_wild == 0:
-        _natural_runs(suit, base, have, lowest, highest, rules, out)
+        _natural_runs(suit, base, order, have, rules, out)
         return tuple(out)
-    for start in range(lowest, highest - min_size + 2):
+    last = len(order) - 1
+    for start in range(last - min_size + 2):
         missing = 0
-        for end in range(start, highest + 1):
+        for end in range(start, last + 1):
             if have[end] == 0:
                 missing += 1
-            if start == 1 and end == HIGH_ACE:
+            if order[start] == 1 and order[end] == HIGH_ACE:
                 if rules.ace_both_ends:
-                    _emit_run(suit, base, start, end, have, max_wild, rules, out)
+                    window = slice(start, end + 1)
+                    _emit_run(suit, base, order[window], have[window], max_wild, rules, out)
                 break
             if missing > max_wild:
                 break  # longer windows only miss more
             if end - start + 1 >= min_size:
-                _emit_run(suit, base, start, end, have, max_wild, rules, out)
+                window = slice(start, end + 1)
+                _emit_run(suit, base, order[window], have[window], max_wild, rules, out)
     return tuple(out)
 
 
 def _natural_runs(
     suit: int,
     base: int,
+    order: tuple[int, ...],
     have: tuple[int, ...],
-    lowest: int,
-    highest: int,
     rules: MeldRules,
     out: list[Candidate],
 ) -> None:
-    """Runs without wild pieces: every window inside a stretch of present positions."""
+    """Runs without wild pieces: every window inside a stretch of present slots."""
     min_size = rules.min_size
-    p = lowest
-    while p <= highest:
-        if not have[p]:
-            p += 1
+    size = len(order)
+    j = 0
+    while j < size:
+        if not have[j]:
+            j += 1
             continue
-        q = p
-        while q + 1 <= highest and have[q + 1]:
+        q = j
+        while q + 1 < size and have[q + 1]:
             q += 1
-        for start in range(p, q - min_size + 2):
+        for start in range(j, q - min_size + 2):
             for end in range(start + min_size - 1, q + 1):
-                if start == 1 and end == HIGH_ACE and (not rules.ace_both_ends or have[1] < 2):
+                if (
+                    order[start] == 1
+                    and order[end] == HIGH_ACE
+                    and (not rules.ace_both_ends or have[start] < 2)
+                ):
                     continue
-                positions = tuple(range(start, end + 1))
+                positions = order[start : end + 1]
                 kinds = tuple(base + position_rank(x) - 1 for x in positions)
                 out.append(Candidate(MeldKind.RUN, suit, positions, kinds, _need(kinds)))
-        p = q + 1
+        j = q + 1
 
 
 def _emit_run(
     suit: int,
     base: int,
-    start: int,
-    end: int,
+    positions: tuple[int, ...],
     have: tuple[int, ...],
     max_wild: int,
     rules: MeldRules,
     out: list[Candidate],
 ) -> None:
-    """Every joker placement on positions start..end the naturals allow."""
-    positions = tuple(range(start, end + 1))
+    """Every joker placement on ``positions`` the naturals ``have`` (per place) allow."""
     size = len(positions)
     natural_kind = [base + position_rank(p) - 1 for p in positions]
-    both_aces = start == 1 and end == HIGH_ACE
-    forced = [i for i, p in enumerate(positions) if have[p] == 0]
-    available = [i for i, p in enumerate(positions) if have[p] > 0]
+    both_aces = positions[0] == 1 and positions[-1] == HIGH_ACE
+    forced = [i for i in range(size) if have[i] == 0]
+    available = [i for i in range(size) if have[i] > 0]
     for extra in range(max_wild - len(forced) + 1):
         for chosen in combinations(available, extra):
             wild = set(forced).union(chosen)
-            if both_aces and have[1] == 1 and 0 not in wild and size - 1 not in wild:
+            if both_aces and have[0] == 1 and 0 not in wild and size - 1 not in wild:
                 continue  # one natural ace cannot fill both ace positions
             natural = size - len(wild)
             if not _wild_ok(len(wild), natural, rules):

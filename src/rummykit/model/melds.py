@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from itertools import permutations
+from functools import cache
+from itertools import permutations, product
 
 from rummykit.model.pieces import Face
 
@@ -22,6 +23,7 @@ __all__ = [
     "Reading",
     "position_rank",
     "read_meld",
+    "run_order",
 ]
 
 HIGH_ACE = 14
@@ -66,10 +68,36 @@ class MeldRules:
     """Fewest natural pieces in one formation."""
     wild_le_natural: bool = False
     """Wild pieces may not outnumber naturals."""
+    wild_ranks: frozenset[int] = frozenset()
+    """Ranks whose natural pieces are wild as well as the jokers (Continental's 2s, §7.1)."""
+    wild_rank_natural: bool = False
+    """A piece of a wild rank may also stand for itself at its own place (A-26 (ii));
+    else that rank has no place in a run, whose order skips it (A-26 (i): A-3-4)."""
 
     def is_wild(self, face: Face) -> bool:
-        """Whether ``face`` is wild under these rules (jokers)."""
-        return face.is_joker
+        """Whether ``face`` can stand for another piece under these rules."""
+        return face.is_joker or face.rank in self.wild_ranks
+
+    @property
+    def skipped_ranks(self) -> frozenset[int]:
+        """Ranks with no place in a run (wild ranks that never stand for themselves)."""
+        return frozenset() if self.wild_rank_natural else self.wild_ranks
+
+    def always_wild(self, face: Face) -> bool:
+        """Whether ``face`` can only ever be used as a wild piece."""
+        return face.is_joker or (face.rank in self.wild_ranks and not self.wild_rank_natural)
+
+
+def run_order(rules: MeldRules) -> tuple[int, ...]:
+    """The run positions in rank order: ``1, 2, …, 13, 14`` less what the rules exclude
+    (a low or high ace, and ranks that are only ever wild)."""
+    return _run_order(rules.ace_low, rules.ace_high, rules.skipped_ranks)
+
+
+@cache
+def _run_order(ace_low: bool, ace_high: bool, skipped: frozenset[int]) -> tuple[int, ...]:
+    positions = range(1 if ace_low else 2, (HIGH_ACE if ace_high else 13) + 1)
+    return tuple(p for p in positions if position_rank(p) not in skipped)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,11 +125,13 @@ class Reading:
     def represents(self, faces: Sequence[Face], index: int) -> Face | None:
         """The face input piece ``index`` stands for; None for a wild piece in a set."""
         face = faces[index]
-        if not face.is_joker:
-            return face
+        position = self.positions[index]
         if self.kind is MeldKind.SET:
-            return None
-        return Face.of(face.material, self.suit, position_rank(self.positions[index]))
+            return face if not face.is_joker and face.rank == position else None
+        rank = position_rank(position)
+        if not face.is_joker and face.suit_index == self.suit and face.rank == rank:
+            return face
+        return Face.of(face.material, self.suit, rank)
 
 
 def _wild_count_ok(wild: int, natural: int, rules: MeldRules) -> bool:
@@ -120,16 +150,35 @@ def read_meld(
     """Every legal reading of ``faces`` as one formation (empty list: not a formation).
 
     ``declared[i]``, when given for a wild piece, is the face it must stand for
-    (``J(R7)``).  Order of the input does not matter.
+    (``J(R7)``).  Order of the input does not matter.  A piece of a wild rank that
+    may also stand for itself (:attr:`MeldRules.wild_rank_natural`) is tried both ways.
     """
     size = len(faces)
     if size < rules.min_size:
         return []
-    wild = [i for i, f in enumerate(faces) if rules.is_wild(f)]
-    natural = [i for i in range(size) if i not in wild]
+    decl: Sequence[Face | None] = declared if declared is not None else [None] * size
+    if declared is not None and any(
+        d is not None and not rules.is_wild(f) for f, d in zip(faces, declared, strict=True)
+    ):
+        return []  # only a wild piece stands for another
+    if not rules.wild_ranks:
+        return _readings(faces, decl, [i for i, f in enumerate(faces) if f.is_joker], rules)
+    wild = [i for i, f in enumerate(faces) if rules.always_wild(f) or decl[i] is not None]
+    either = [i for i, f in enumerate(faces) if rules.is_wild(f) and i not in wild]
+    out: list[Reading] = []
+    for as_wild in product((False, True), repeat=len(either)):
+        chosen = sorted(wild + [i for i, w in zip(either, as_wild, strict=True) if w])
+        out += (r for r in _readings(faces, decl, chosen, rules) if r not in out)
+    return out
+
+
+def _readings(
+    faces: Sequence[Face], decl: Sequence[Face | None], wild: list[int], rules: MeldRules
+) -> list[Reading]:
+    """The readings with exactly the pieces ``wild`` used as wild pieces."""
+    natural = [i for i in range(len(faces)) if i not in wild]
     if not _wild_count_ok(len(wild), len(natural), rules):
         return []
-    decl: Sequence[Face | None] = declared if declared is not None else [None] * size
     readings: list[Reading] = []
     if rules.sets_allowed:
         readings += _set_readings(faces, decl, wild, natural, rules)
@@ -180,40 +229,37 @@ def _run_readings(
     if len(suits) != 1:
         return []
     (suit,) = suits
-    lowest = 1 if rules.ace_low else 2
-    highest = HIGH_ACE if rules.ace_high else 13
     fixed = [(i, faces[i]) for i in natural] + [(i, d) for i in wild if (d := decl[i]) is not None]
     free_wild = [i for i in wild if decl[i] is None]
+    order = run_order(rules)
     out: list[Reading] = []
-    for start in range(lowest, highest - size + 2):
-        end = start + size - 1
-        if start == 1 and end == HIGH_ACE and not rules.ace_both_ends:
+    for start in range(len(order) - size + 1):
+        window = order[start : start + size]
+        if window[0] == 1 and window[-1] == HIGH_ACE and not rules.ace_both_ends:
             continue
-        out += _place(fixed, free_wild, start, end, size, suit)
+        out += _place(fixed, free_wild, window, suit)
     return out
 
 
 def _place(
     fixed: list[tuple[int, Face]],
     free_wild: list[int],
-    start: int,
-    end: int,
-    size: int,
+    window: tuple[int, ...],
     suit: int,
 ) -> list[Reading]:
-    """Readings of a run on positions start..end, trying both ends for each ace."""
-    positions = [0] * size
+    """Readings of a run on the positions ``window``, trying both ends for each ace."""
+    positions = [0] * (len(fixed) + len(free_wild))
     taken: set[int] = set()
     aces: list[int] = []
     for i, face in fixed:
         if face.rank == 1:
             aces.append(i)
             continue
-        if not start <= face.rank <= end or face.rank in taken:
+        if face.rank not in window or face.rank in taken:
             return []
         taken.add(face.rank)
         positions[i] = face.rank
-    ace_slots = [p for p in (1, HIGH_ACE) if start <= p <= end and p not in taken]
+    ace_slots = [p for p in (1, HIGH_ACE) if p in window and p not in taken]
     if len(aces) > len(ace_slots):
         return []
     out: list[Reading] = []
@@ -222,7 +268,7 @@ def _place(
         pos = positions[:]
         for i, p in zip(aces, chosen, strict=True):
             pos[i] = p
-        free_positions = [p for p in range(start, end + 1) if p not in taken and p not in chosen]
+        free_positions = [p for p in window if p not in taken and p not in chosen]
         # Undeclared wild pieces are interchangeable: fill the gaps in order.
         for i, p in zip(free_wild, free_positions, strict=True):
             pos[i] = p
@@ -246,7 +292,10 @@ def best_reading(
     def key(r: Reading) -> tuple[int, tuple[int, ...], int]:
         points = sum(value(r.kind, p) for p in r.positions)
         wild_positions = tuple(
-            sorted((p for f, p in zip(faces, r.positions, strict=True) if f.is_joker), reverse=True)
+            sorted(
+                (p for i, p in enumerate(r.positions) if r.represents(faces, i) != faces[i]),
+                reverse=True,
+            )
         )
         return points, wild_positions, r.kind is MeldKind.RUN
 

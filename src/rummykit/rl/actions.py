@@ -4,7 +4,8 @@ The space is a table of engine actions built once per variant (and piece set):
 integer ``i`` *is* ``decode(i)``, so decoding never looks at the game, and
 encoding an action the engine lists as legal is arithmetic or a lookup.  The blocks, in
 order (``K`` = 53 face kinds, joker last; ``T`` = the most formations the
-pieces can make; ``S`` = the variant's most players; ``P`` = the piece count):
+pieces can make, 0 where nothing is laid during play, which also empties the
+``meld`` block; ``S`` = the variant's most players; ``P`` = the piece count):
 
 ==================  ==========================  ====================================
 block               size                        action
@@ -22,6 +23,8 @@ block               size                        action
 ``close``           K                           ``close X`` (board contracts)
 ``call``            1 + K                       ``remi``, then ``remi X`` (close with X face
                                                 down, Vienna)
+``out``             K + 1 (0 where players do   ``out X`` (lay out the hand, close with X),
+                    not go out with a layout)   then ``out`` (before the first draw)
 ``turn``            3                           ``three``, ``board``, ``reset``
 ``preplay``         1 + 3 + 52·S + 52 + 3       ``atu``, ``doubles small|big|key``,
                                                 ``swap X Pn``, ``accept X``, ``decline``,
@@ -56,6 +59,7 @@ from rummykit.engine.actions import (
     DoublesCategory,
     Draw,
     ExchangeJoker,
+    GoOut,
     Meld,
     ProposeSwap,
     Ready,
@@ -122,18 +126,17 @@ def _meld_key(meld: Meld) -> _MeldKey:
 def _candidate_key(c: Candidate) -> _MeldKey:
     """:func:`_meld_key` of ``Meld(c.faces(m), c.declared(m))``, without building it.
 
-    Mirrors :meth:`Candidate.declared`: a joker in a run stands for the piece of
-    its position; jokers in a set stand for the suits of :func:`set_joker_suits`.
+    Mirrors :meth:`Candidate.declared`: a wild piece in a run stands for the piece
+    of its position; wild pieces in a set stand for the suits of :func:`set_joker_suits`.
     """
     if c.kind is MeldKind.RUN:
-        declared = tuple(
-            c.suit * 13 + position_rank(p) - 1 if k == JOKER_KIND else -1
-            for k, p in zip(c.kinds, c.positions, strict=True)
-        )
+        naturals = [c.suit * 13 + position_rank(p) - 1 for p in c.positions]
+        declared = tuple(n if k != n else -1 for k, n in zip(c.kinds, naturals, strict=True))
     else:
         rank = c.positions[0]
-        suits = cycle(set_joker_suits(c.kinds))
-        declared = tuple(next(suits) * 13 + rank - 1 if k == JOKER_KIND else -1 for k in c.kinds)
+        wild = [k == JOKER_KIND or k % 13 + 1 != rank for k in c.kinds]
+        suits = cycle(set_joker_suits(c.kinds, rank))
+        declared = tuple(next(suits) * 13 + rank - 1 if w else -1 for w in wild)
     return c.kinds, declared
 
 
@@ -152,7 +155,11 @@ class ActionCodec:
         self.piece_count = len(pieces)
         # Every formation holds at least min_size pieces, so no more than this many
         # can lie on the table; formation ids are 1-based in the order laid.
-        self.max_formations = len(pieces) // max(1, variant.meld_rules.min_size)
+        self.max_formations = (
+            len(pieces) // max(1, variant.meld_rules.min_size)
+            if variant.melds_during_play
+            else 0  # nothing is laid during play (RULES §7.3): no meld, attach or exchange
+        )
         self.max_players = variant.max_players
         material = pieces.material
         self._faces = tuple(
@@ -191,6 +198,9 @@ class ActionCodec:
         tail += [Discard(faces[k]) for k in range(KINDS)]
         tail += [CloseBoard(faces[k]) for k in range(KINDS)]
         tail += [CallRemi(), *(CallRemi(faces[k]) for k in range(KINDS))]
+        # Only variants that go out with a layout of the whole hand (RULES §7.6).
+        outs = variant.find_layout is not None
+        tail += [*(GoOut(faces[k]) for k in range(KINDS)), GoOut()] if outs else []
         tail += [AnnounceThree(), DeclareBoard(), ResetTurn()]
         tail += [
             AnnounceAtu(),
@@ -218,6 +228,7 @@ class ActionCodec:
             ("discard", KINDS),
             ("close", KINDS),
             ("call", 1 + KINDS),
+            ("out", KINDS + 1 if outs else 0),
             ("turn", 3),
             ("preplay", 1 + len(DoublesCategory) + NATURALS * self.max_players + NATURALS + 3),
             ("reclaim", t * NATURALS if reclaims else 0),
@@ -258,6 +269,8 @@ class ActionCodec:
     def _meld_catalogue(variant: Variant, pieces: PieceSet) -> list[Candidate]:
         # Every formation any rack can make is one the whole piece set can make, so the
         # candidates of the full counts vector are the complete catalogue.
+        if not variant.melds_during_play:
+            return []
         counts = counts_of([f.kind for f in pieces.faces])
         return sorted(
             candidates(counts, variant.catalogue_meld_rules or variant.meld_rules),

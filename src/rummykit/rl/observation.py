@@ -79,7 +79,11 @@ class ObservationEncoder:
     def __init__(self, variant: Variant, pieces: PieceSet) -> None:
         self.max_players = variant.max_players
         self.piece_count = len(pieces)
-        self.max_formations = len(pieces) // max(1, variant.meld_rules.min_size)
+        # Where nothing is laid during play (RULES §7.3) formations appear only in a
+        # winner's final layout, which the ``table`` block counts by kind.
+        self.max_formations = (
+            len(pieces) // max(1, variant.meld_rules.min_size) if variant.melds_during_play else 0
+        )
         copies = [0] * KINDS
         for face in pieces.faces:
             copies[face.kind] += 1

@@ -53,7 +53,7 @@ def check_meld(
 
 def _why_not(faces: Sequence[Face], variant: Variant) -> str:
     rules = variant.meld_rules
-    naturals = [f for f in faces if not f.is_joker]
+    naturals = [f for f in faces if not rules.always_wild(f)]
     wild = len(faces) - len(naturals)
     if len(naturals) < rules.min_natural:
         return f"a formation needs at least {rules.min_natural} natural piece(s)"
@@ -62,9 +62,14 @@ def _why_not(faces: Sequence[Face], variant: Variant) -> str:
     if rules.wild_le_natural and wild > len(naturals):
         return "jokers may not outnumber the natural pieces"
     if len({f.rank for f in naturals}) == 1:
+        if not rules.sets_allowed:
+            return "sets are not formations in this game; only runs"
         if len(faces) > rules.set_max_size:
             return f"a set has at most {rules.set_max_size} pieces"
         return "a set needs different suits/colours"
     if len({f.suit for f in naturals}) > 1:
         return "not a set (ranks differ) and not a run (suits/colours differ)"
+    if rules.skipped_ranks:
+        skipped = "/".join(map(str, sorted(rules.skipped_ranks)))
+        return f"the ranks are not consecutive (the order skips the wild {skipped}: A-3-4)"
     return "the ranks are not consecutive (a 1 sits only at an end; K-A-2 never wraps)"

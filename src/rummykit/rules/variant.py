@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from rummykit.model.candidates import Candidate
 from rummykit.model.melds import MeldKind, MeldRules
 from rummykit.model.pieces import Face, Material, PieceSet
 from rummykit.rules.options import OptionError, Options, OptionSpec, resolve_options
@@ -15,6 +16,7 @@ from rummykit.rules.options import OptionError, Options, OptionSpec, resolve_opt
 __all__ = [
     "Contract",
     "DealLayout",
+    "Layout",
     "OpeningStructure",
     "PlayRules",
     "SeatOutcome",
@@ -146,6 +148,12 @@ class PlayRules:
     """A caller closes only by discarding the card acquired this turn (A-21 alternative)."""
     match_winner: str = "highest"
     """``highest`` or ``lowest`` total wins the match."""
+    go_out_before_first_draw: bool = False
+    """Where players go out with a layout (``Variant.find_layout``): a dealt hand that
+    is a layout may be laid at the start of the player's first turn, with no draw and
+    no discard (§7.6, A-28)."""
+    winner_deals: bool = False
+    """The winner of a deal deals the next one (A-32); else the deal passes on (§2.6)."""
     sections: Mapping[str, str] = field(default_factory=dict)
     """Where this variant's rulebook states a shared rule, for error messages: keys
     ``first_turn``, ``acquire``, ``take_use``, ``opening``, ``exchange_use``."""
@@ -199,6 +207,16 @@ class ShownHand:
         return f"{melds} / {rest}".strip()
 
 
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """A whole hand laid out at once (RULES §7.6): the run sizes and the formations."""
+
+    pattern: tuple[int, ...]
+    """The sizes of the formations, longest first (``(5, 4, 3, 3)``)."""
+    melds: tuple[Candidate, ...]
+    """The formations, fully declared, in the order of ``pattern``."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SeatOutcome:
     """What the scoring hook needs to know about one seat at the end of a deal."""
@@ -216,6 +234,14 @@ class SeatOutcome:
     """Scoring value of the pieces credited to the seat on the table."""
     rack_value: int
     contract: Contract | None = None
+    laid: tuple[Face, ...] = ()
+    """The faces the seat laid out when it went out with a layout (§7.6)."""
+    first_turn: bool = False
+    """The seat went out on its first turn of the deal (§7.8 items 5-6)."""
+    before_draw: bool = False
+    """The seat went out before drawing (§7.8 item 6)."""
+    balance: int = 0
+    """The seat's match total before this deal (§7.9, A-30)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -279,6 +305,19 @@ class Variant:
         lambda totals, deals, options: deals >= int(options.get("match_deals", 1))  # type: ignore[arg-type]
     )
     """Whether the match ends, given the totals and the number of deals played."""
+    find_layout: Callable[[Sequence[Face], Options], Layout | None] | None = None
+    """Where a player goes out by laying his whole hand at once (§7.6): the layout the
+    hand ``faces`` forms, or None.  Unset for every other variant."""
+    melds_during_play: bool = True
+    """Formations can reach the table during play (RULES §1).  False (a variant whose
+    ``PlayRules.table_melds`` is false under every option, and where nothing is shown
+    but a winner's final layout) also leaves meld, lay-off and exchange numbers and
+    formation slots out of the RL spaces."""
+    starting_total: Callable[[Options], int] = lambda options: 0
+    """Every seat's match total before the first deal (chips, §7.8)."""
+    check_options: Callable[[int, Options], None] = lambda players, options: None
+    """Raise :class:`OptionError` when options that are valid one by one do not fit
+    together or the table size."""
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def resolve(self, players: int, given: Mapping[str, Any] | None = None) -> Options:
@@ -288,7 +327,9 @@ class Variant:
                 f"{self.name} is played by {self.min_players} to {self.max_players} players, "
                 f"not {players}"
             )
-        return resolve_options(self.options, given or {}, players)
+        values = resolve_options(self.options, given or {}, players)
+        self.check_options(players, values)
+        return values
 
     def rules_for(self, options: Options) -> MeldRules:
         """The meld rules in force under ``options``."""

@@ -1,0 +1,470 @@
+"""Continental Rummy, "Kontinentalni Remi" (RULES §7).
+
+Nothing is laid during play: a player goes out by laying his whole hand at once
+as one of three layouts of runs (:func:`find_layout`), and every opponent pays
+him chips (:func:`score_deal`).  Deuces and jokers are wild.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache, lru_cache
+from itertools import combinations, product
+
+from rummykit.model.candidates import Candidate, counts_of
+from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, position_rank, run_order
+from rummykit.model.pieces import JOKER_KIND, Face, PieceSet
+from rummykit.rules.cards import RECYCLE_OPTIONS, card_pack, deal_in_packets
+from rummykit.rules.options import OptionError, OptionKind, Options, OptionSpec
+from rummykit.rules.variant import DealLayout, Layout, PlayRules, SeatOutcome, Variant, register
+
+__all__ = [
+    "CONTINENTAL",
+    "HAND_SIZE",
+    "PATTERNS",
+    "deal",
+    "find_layout",
+    "meld_rules_for",
+    "packs_for",
+    "payment",
+    "score_deal",
+]
+
+HAND_SIZE = 15
+"""RULES §7.2: fifteen cards each, in five rounds of three."""
+
+PATTERNS = ((3, 3, 3, 3, 3), (4, 4, 4, 3), (5, 4, 3, 3))
+"""RULES §7.6: the three layouts of the 15 cards, as run sizes."""
+
+DEUCE = 2
+
+MELD_RULES = MeldRules(
+    min_size=3,
+    runs_allowed=True,
+    sets_allowed=False,  # §7.4: sets do not exist in this game
+    ace_low=True,
+    ace_high=True,
+    ace_both_ends=False,  # §7.4: the ace is high or low, not both; no wrap
+    min_natural=1,  # A-29: a run needs a natural card to have a suit
+    wild_ranks=frozenset({DEUCE}),  # §7.1: every 2 is wild
+    wild_rank_natural=False,  # A-26 (i): the 2 has no place of its own, so A-3-4 is a run
+)
+
+ENGINE = OptionKind.ENGINE
+
+
+def packs_for(players: int) -> int:
+    """RULES §7.1: 2 packs for 2-5 players, 3 for 6-9, 4 for 10-12."""
+    return 2 if players <= 5 else 3 if players <= 9 else 4
+
+
+_OPTIONS = (
+    OptionSpec(
+        name="deuces_wild",
+        default=True,
+        doc="§7.1: every 2 is wild; false: 2s are ordinary cards in the order A-2-3.",
+    ),
+    OptionSpec(
+        name="deuce_has_natural_position",
+        default=False,
+        kind=ENGINE,
+        doc="A-26: a wild 2 may also be itself in A-2-3; false: the order is A-3-4.",
+    ),
+    OptionSpec(
+        name="starting_chips",
+        default=20,
+        minimum=1,
+        maximum=100_000,
+        doc="§7.8: each player's chips (or points) at the start of the match.",
+    ),
+    OptionSpec(
+        name="payment_per_opponent",
+        default=True,
+        kind=ENGINE,
+        doc="A-27: each opponent pays the deuce and joker premiums; false: paid once.",
+    ),
+    OptionSpec(
+        name="allow_go_out_before_first_draw",
+        default=True,
+        doc="§7.6/A-28: a dealt layout may be laid on the first turn without draw or discard.",
+    ),
+    OptionSpec(
+        name="min_naturals_per_run",
+        default=1,
+        minimum=1,
+        maximum=3,
+        kind=ENGINE,
+        doc="A-29: natural (non-wild) cards each run of a layout needs.",
+    ),
+    OptionSpec(
+        name="cap_payment_at_balance",
+        default=False,
+        kind=ENGINE,
+        doc="A-30: a player pays at most what he has left (physical chips).",
+    ),
+    OptionSpec(
+        name="dealer_rotation",
+        default="next_player",
+        choices=("next_player", "winner_deals"),
+        kind=ENGINE,
+        doc="A-32: the deal passes to the next player, or the winner deals.",
+    ),
+    OptionSpec(
+        name="packs",
+        default=packs_for,
+        minimum=2,
+        maximum=4,
+        kind=ENGINE,
+        doc="§7.1: packs (each with one joker) by table size: 2 to 5 players 2, to 9 3, else 4.",
+    ),
+    OptionSpec(
+        name="match_deals",
+        default=None,
+        minimum=1,
+        maximum=10_000,
+        nullable=True,
+        kind=ENGINE,
+        doc="§7.9: null plays until someone has no chips; N also ends the match after N deals.",
+    ),
+    *RECYCLE_OPTIONS,
+)
+
+
+def check_options(players: int, options: Options) -> None:
+    """The packs must hold the deal, the up-card and at least one card of stock."""
+    packs = int(options["packs"])  # type: ignore[arg-type]
+    needed = players * HAND_SIZE + 2
+    if packs * 53 < needed:
+        raise OptionError(
+            f"option packs = {packs} is too few for {players} players "
+            f"({packs * 53} cards, {needed} needed); use at least {packs_for(players)}"
+        )
+
+
+@cache
+def pack(packs: int) -> PieceSet:
+    """RULES §7.1: ``packs`` 52-card packs and one joker per pack."""
+    return card_pack(packs, packs)
+
+
+def pieces(options: Options) -> PieceSet:
+    """The cards for these options."""
+    return pack(int(options["packs"]))  # type: ignore[arg-type]
+
+
+@cache
+def _meld_rules(deuces_wild: bool, deuce_natural: bool, min_natural: int) -> MeldRules:
+    return MeldRules(
+        min_size=3,
+        sets_allowed=False,
+        ace_low=True,
+        ace_high=True,
+        ace_both_ends=False,
+        min_natural=min_natural,
+        wild_ranks=frozenset({DEUCE}) if deuces_wild else frozenset(),
+        wild_rank_natural=deuce_natural,
+    )
+
+
+def meld_rules_for(options: Options) -> MeldRules:
+    """RULES §7.4 under ``deuces_wild``, ``deuce_has_natural_position`` (A-26) and
+    ``min_naturals_per_run`` (A-29)."""
+    return _meld_rules(
+        bool(options["deuces_wild"]),
+        bool(options["deuce_has_natural_position"]),
+        int(options["min_naturals_per_run"]),  # type: ignore[arg-type]
+    )
+
+
+def deal(order: Sequence[int], players: int, dealer: int, options: Options) -> DealLayout:
+    """RULES §7.2: five rounds of three cards from the dealer's right; then the up-card."""
+    first = (dealer + 1) % players
+    return deal_in_packets(order, players, first, [3] * 5, upcard=True)
+
+
+# ------------------------------------------------------------------ layouts
+
+_Window = tuple[int, int, tuple[int, ...]]
+"""(first slot, length, slots holding a natural card) of one run in a suit."""
+
+_PARTIAL = frozenset(
+    tuple(sorted(sub))
+    for pattern in PATTERNS
+    for k in range(len(pattern) + 1)
+    for sub in combinations(pattern, k)
+)
+"""Every sorted sub-multiset of a pattern: the run sizes a partial layout may have."""
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit_covers(
+    have: tuple[int, ...], min_natural: int, budget: int
+) -> dict[tuple[int, ...], tuple[_Window, ...]]:
+    """Ways to lay every natural of one suit in runs of 3-5 cards with at most
+    ``budget`` wild cards, by run sizes.
+
+    ``have[j]`` counts the naturals at run slot ``j``.  The lowest natural left must
+    sit in some run: try each run through it, with any choice of the later naturals
+    it holds; the other places of the run take wild cards.
+    """
+    low = next((j for j, n in enumerate(have) if n), None)
+    if low is None:
+        return {(): ()}
+    out: dict[tuple[int, ...], tuple[_Window, ...]] = {}
+    for length in (3, 4, 5):
+        for start in range(max(0, low - length + 1), low + 1):
+            if start + length > len(have):
+                continue
+            later = [j for j in range(low + 1, start + length) if have[j]]
+            for k in range(len(later) + 1):
+                if length - 1 - k > budget:
+                    continue  # too many wild places
+                for chosen in combinations(later, k):
+                    naturals = (low, *chosen)
+                    if len(naturals) < min_natural:
+                        continue
+                    left = list(have)
+                    for j in naturals:
+                        left[j] -= 1
+                    rest = _suit_covers(tuple(left), min_natural, budget - (length - 1 - k))
+                    for sizes, windows in rest.items():
+                        key = tuple(sorted((*sizes, length)))
+                        if key in _PARTIAL and key not in out:
+                            out[key] = (*windows, (start, length, naturals))
+    return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit_options(
+    row: tuple[int, ...], order: tuple[int, ...], min_natural: int, budget: int
+) -> dict[tuple[int, ...], tuple[_Window, ...]]:
+    """:func:`_suit_covers` of one suit's 13 rank counts, each ace low or high."""
+    slot_of = {p: j for j, p in enumerate(order)}
+    base = [row[position_rank(p) - 1] if position_rank(p) != 1 else 0 for p in order]
+    aces = row[0]
+    ends = [slot_of[p] for p in (1, HIGH_ACE) if p in slot_of]
+    splits = [tuple(base)]
+    if aces:
+        splits = []
+        for low in range(aces + 1) if len(ends) == 2 else [aces] if ends else []:
+            split = base[:]
+            split[ends[0]] += low
+            split[ends[-1]] += aces - low
+            splits.append(tuple(split))
+    out: dict[tuple[int, ...], tuple[_Window, ...]] = {}
+    for have in splits:
+        for sizes, windows in _suit_covers(have, min_natural, budget).items():
+            out.setdefault(sizes, windows)
+    return out
+
+
+def find_layout(faces: Sequence[Face], options: Options) -> Layout | None:
+    """RULES §7.6: the layout the 15 cards ``faces`` form (None: they form none).
+
+    The check is exact: every way of using the wild cards, of placing each ace
+    low or high and (A-26 (ii)) of letting a 2 be itself is considered.
+    """
+    if len(faces) != HAND_SIZE:
+        return None
+    return _layout(counts_of([f.kind for f in faces]), meld_rules_for(options))
+
+
+@lru_cache(maxsize=1 << 16)
+def _layout(counts: tuple[int, ...], rules: MeldRules) -> Layout | None:
+    order = run_order(rules)
+    deuces = [s * 13 + DEUCE - 1 for s in range(4)] if rules.wild_ranks else []
+    flexible = rules.wild_rank_natural and bool(rules.wild_ranks)
+    # A-26 (ii): each 2 may be natural in its own suit; choose how many per suit are.
+    natural_deuces = product(*(range(counts[k] + 1) for k in deuces)) if flexible else [()]
+    for kept in natural_deuces:
+        rows = []
+        for suit in range(4):
+            row = list(counts[suit * 13 : suit * 13 + 13])
+            if deuces:
+                row[DEUCE - 1] = kept[suit] if flexible else 0
+            rows.append(tuple(row))
+        wild = HAND_SIZE - sum(map(sum, rows))
+        found = _combine(rows, order, rules.min_natural, wild)
+        if found is not None:
+            return _build(found, counts, kept, deuces, order)
+    return None
+
+
+def _combine(
+    rows: list[tuple[int, ...]], order: tuple[int, ...], min_natural: int, wild: int
+) -> list[tuple[int, _Window]] | None:
+    """Runs for all four suits whose sizes make a pattern with ``wild`` wild cards."""
+    per_suit = []
+    for row in rows:
+        options = _suit_options(row, order, min_natural, wild)
+        if not options:
+            return None  # some natural fits no run
+        per_suit.append(options)
+    # Run sizes reachable suit by suit (the wild cards used follow from the sizes).
+    reach: list[dict[tuple[int, ...], tuple[int, ...]]] = [{(): ()}]
+    for options in per_suit:
+        step: dict[tuple[int, ...], tuple[int, ...]] = {}
+        for sizes in reach[-1]:
+            for more in options:
+                key = tuple(sorted(sizes + more))
+                if key in _PARTIAL and key not in step:
+                    step[key] = more
+        if not step:
+            return None
+        reach.append(step)
+    final = next((p for p in reach[-1] if p in _PATTERNS_SORTED), None)
+    if final is None:
+        return None
+    runs: list[tuple[int, _Window]] = []
+    sizes = final
+    for suit in range(3, -1, -1):
+        more = reach[suit + 1][sizes]
+        runs += [(suit, w) for w in per_suit[suit][more]]
+        left = list(sizes)
+        for x in more:
+            left.remove(x)
+        sizes = tuple(left)
+    return runs
+
+
+_PATTERNS_SORTED = frozenset(tuple(sorted(p)) for p in PATTERNS)
+
+
+def _build(
+    runs: list[tuple[int, _Window]],
+    counts: tuple[int, ...],
+    kept: tuple[int, ...],
+    deuces: list[int],
+    order: tuple[int, ...],
+) -> Layout:
+    """The layout of ``runs``, giving each wild place a concrete wild card."""
+    natural_deuces = set()
+    wild: list[int] = []
+    for suit, k in enumerate(deuces):
+        n_natural = kept[suit] if kept else 0
+        if n_natural:
+            natural_deuces.add(k)
+        wild += [k] * (counts[k] - n_natural)
+    wild += [JOKER_KIND] * counts[JOKER_KIND]
+    melds = []
+    for suit, (start, length, naturals) in runs:
+        positions = order[start : start + length]
+        kinds = tuple(
+            suit * 13 + position_rank(p) - 1 if j in naturals else wild.pop()
+            for j, p in zip(range(start, start + length), positions, strict=True)
+        )
+        need: dict[int, int] = {}
+        for k in kinds:
+            need[k] = need.get(k, 0) + 1
+        melds.append(Candidate(MeldKind.RUN, suit, positions, kinds, tuple(sorted(need.items()))))
+    melds.sort(key=lambda c: (-len(c.kinds), c.suit, c.positions))
+    return Layout(tuple(len(c.kinds) for c in melds), tuple(melds))
+
+
+# ------------------------------------------------------------------ settlement
+
+
+def payment(outcome: SeatOutcome, options: Options) -> tuple[int, int]:
+    """RULES §7.8: (what each opponent pays, premium paid once by nobody in particular).
+
+    Per opponent ``1 + 10 (no wild card) + 7 (out on the first turn, after drawing)
+    + 10 (out before the first draw)``, plus ``D + 2J`` for the 2s and jokers laid
+    out: per opponent by default (A-27), else once in total.
+    """
+    deuces_wild = bool(options["deuces_wild"])
+    deuces = sum(1 for f in outcome.laid if deuces_wild and f.rank == DEUCE)
+    jokers = sum(1 for f in outcome.laid if f.is_joker)
+    each = 1
+    if deuces + jokers == 0:
+        each += 10
+    if outcome.before_draw:
+        each += 10
+    elif outcome.first_turn:
+        each += 7
+    premium = deuces + 2 * jokers
+    if options["payment_per_opponent"]:
+        return each + premium, 0
+    return each, premium
+
+
+def score_deal(
+    outcomes: Sequence[SeatOutcome], double_game: bool, closing: Face | None, options: Options
+) -> tuple[int, ...]:
+    """RULES §7.8: every opponent pays the winner; A-30: capped at the payer's chips."""
+    winner = next((i for i, o in enumerate(outcomes) if o.closed), None)
+    scores = [0] * len(outcomes)
+    if winner is None:
+        return tuple(scores)
+    each, once = payment(outcomes[winner], options)
+    for seat, o in enumerate(outcomes):
+        if seat == winner:
+            continue
+        paid = min(each, max(o.balance, 0)) if options["cap_payment_at_balance"] else each
+        scores[seat] = -paid
+        scores[winner] += paid
+    scores[winner] += once
+    return tuple(scores)
+
+
+def match_over(totals: Sequence[int], deals: int, options: Options) -> bool:
+    """RULES §7.9/A-30: the match ends once a player has no chips left (or, with
+    ``match_deals``, after that many deals: simulations need an end)."""
+    limit = options["match_deals"]
+    return min(totals) <= 0 or (limit is not None and deals >= int(limit))
+
+
+def play_rules(options: Options) -> PlayRules:
+    """RULES §7.3-§7.7."""
+    return PlayRules(
+        discard_taken_allowed=bool(options["allow_discard_of_taken_discard"]),
+        recycle_stock=True,  # §7.7/A-04: the shared rule of §2.4
+        table_melds=False,  # §7.3: nothing is laid until a player goes out
+        go_out_before_first_draw=bool(options["allow_go_out_before_first_draw"]),
+        winner_deals=options["dealer_rotation"] == "winner_deals",
+        sections={
+            "acquire": "§7.3",
+            "meld": "§7.3",
+            "table": "§7.3",
+            "go_out": "§7.6",
+            "deal_end": "§7.8",
+        },
+    )
+
+
+CONTINENTAL = register(
+    Variant(
+        name="continental",
+        title='Continental Rummy ("Kontinentalni Remi")',
+        aliases=("kontinentalni", "kontinentalni-remi"),
+        rules_section="§7",
+        summary=(
+            "2-12 players with 2-4 packs and one joker per pack; every 2 and every joker is "
+            "wild. 15 cards each; draw the stock or the top discard, discard. Nothing is laid "
+            "during play: go out by laying all 15 cards at once as runs only (5x3, 4-4-4-3 or "
+            "5-4-3-3; A-3-4 is the lowest run) and discarding the 16th, or lay a dealt layout "
+            "before drawing. Every opponent pays the winner chips: 1, +1 per 2, +2 per joker, "
+            "+10 without wild cards, +7 out on the first turn, +10 before the first draw. "
+            "Each starts with 20; the match ends when someone has none."
+        ),
+        material=pack(2).material,
+        min_players=2,
+        max_players=12,
+        default_players=4,
+        meld_rules=MELD_RULES,
+        options=_OPTIONS,
+        pieces=pieces,
+        # §7.5: there is no opening and no card values; a solver or bot ranks formations
+        # by their length only.
+        opening_value=lambda kind, position: 1,
+        score_value=lambda face: 0,
+        deal=lambda pieces, order, players, dealer, options: deal(order, players, dealer, options),
+        score_deal=score_deal,
+        play_rules=play_rules,
+        match_over=match_over,
+        meld_rules_for=meld_rules_for,
+        find_layout=find_layout,
+        melds_during_play=False,
+        starting_total=lambda options: int(options["starting_chips"]),  # type: ignore[arg-type]
+        check_options=check_options,
+    )
+)
