@@ -92,7 +92,7 @@ def test_agents_are_engine_seats() -> None:
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
     assert env.agent_selection == f"player_{env.game.to_move}"
     assert env.action_space("player_1").n == 20982
-    assert env.observation_space("player_2")["observation"].shape == (1163,)
+    assert env.observation_space("player_2")["observation"].shape == (1164,)
     assert str(env) == "rummykit_remi_ro_v0"
 
 

@@ -73,7 +73,7 @@ def test_blocks_tile_the_vector() -> None:
     for block in encoder.blocks:
         assert block.start == position and block.size > 0 and block.doc
         position = block.stop
-    assert position == encoder.size == 1163
+    assert position == encoder.size == 1164
     assert encoder.block("seats").size == 4 * len(encoder.SEAT)
     assert encoder.block("scalars").size == len(encoder.SCALARS)
     with pytest.raises(KeyError):

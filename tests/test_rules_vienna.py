@@ -8,6 +8,8 @@ seat deals, so seat 0 (P1), his right-hand neighbour, acts first.
 
 from __future__ import annotations
 
+import json
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,9 +29,11 @@ from card_support import (
     rack,
     stock_top,
 )
+from rummykit.bots import make_bot
 from rummykit.engine import Game, view
 from rummykit.engine.actions import CallRemi, Discard, Draw, TakeColumn
 from rummykit.engine.game import Phase
+from rummykit.engine.record import record_of, replay
 from rummykit.engine.view import public_notation
 from rummykit.model.melds import read_meld
 from rummykit.model.pieces import JOKER_KIND, Face, Material
@@ -136,13 +140,6 @@ def test_bad_options_are_rejected(bad: Mapping[str, Any]) -> None:
     """Unknown options and values out of range are errors that name the option."""
     with pytest.raises(OptionError, match=next(iter(bad))):
         Game("vienna", 3, bad)
-
-
-def test_players_arranging_their_own_hands_is_refused_clearly() -> None:
-    """A-24: ``auto_arrange_deadwood = false`` is not offered; asking for it is an error,
-    never silently replaced by the automatic arrangement."""
-    with pytest.raises(OptionError, match="auto_arrange_deadwood"):
-        Game("vienna", 3, {"auto_arrange_deadwood": False})
 
 
 # ================================================================== §6.2 dealing
@@ -488,6 +485,81 @@ def test_other_variants_have_no_call() -> None:
     game = Game("basic", 2, seed=1)
     play(game, "draw")
     assert illegal(game, "remi").rule == "§6.6"
+
+
+# ================================================================== A-24 alternative
+
+PLAYERS_ARRANGE = {"auto_arrange_deadwood": False}
+
+
+def test_players_arrange_caller_first_then_in_play_order() -> None:
+    """A-24 alternative (``auto_arrange_deadwood = false``): after the call the caller,
+    then each opponent in play order, lays out his own melds and says ready; whatever he
+    leaves unmatched is his deadwood, even where a better arrangement existed."""
+    game = vienna_game(3, racks={0: MELDED, 1: D12, 2: D8}, stock="9D", options=PLAYERS_ARRANGE)
+    draw(game)
+    play(game, "remi")
+    assert game.phase is Phase.SHOWDOWN and game.to_move == 0 and game.results == []
+    assert listed(game, "ready") and listed(game, "meld [7C 7C 7D]")
+    assert illegal(game, "discard 9D").rule == "§6.6"
+    illegal(game, "meld [9D 3H 4H]")
+    play(game, "P1: meld [3H 4H 5H]", "P1: meld [7C 7C 7D]", "P1: meld [10S JS QS KS]")
+    play(game, "P1: ready")
+    assert game.to_move == 1
+    # P2 shows only one of his two melds: 8S 8H 8D 8C stay unmatched.
+    play(game, "P2: meld [AS 2S 3S 4S]", "P2: ready")
+    play(game, "P3: meld [5D 6D 7D 8D]", "P3: meld [QC QC QH QS]", "P3: ready")
+    result = game.results[-1]
+    assert game.phase is Phase.DEAL_END
+    assert result.rack_values == (9, 12 + 32, 8)
+    assert result.scores == (-20, 0, 1 + 36 + 10)
+    assert result.showdown[1] == "[AS 2S 3S 4S] / 8S 8H KH 2D 8D 8C"
+    assert_conserved(game)
+
+
+def test_players_arrange_closer_is_laid_out_for_him() -> None:
+    """A-24 alternative: a closer's ten cards are melded by rule, so the engine lays them
+    out and the showdown starts with the next player."""
+    game = vienna_game(3, racks={0: MELDED, 1: D12, 2: D8}, stock="9D", options=PLAYERS_ARRANGE)
+    draw(game)
+    play(game, "remi 9D")
+    assert game.phase is Phase.SHOWDOWN and game.to_move == 1
+    assert len(game.table) == 3 and all(f.owner == 0 for f in game.table)
+    assert face("9D") not in view(game, 1).column
+    play(game, "P2: ready", "P3: ready")
+    result = game.results[-1]
+    assert result.end == "close" and result.rack_values == (0, 64, 74)
+    assert result.scores == (64 + 74, 0, 0)
+
+
+def test_players_arrange_greedy_lays_its_best_arrangement() -> None:
+    """The greedy bot shows the least-deadwood arrangement when players arrange."""
+    game = vienna_game(3, racks={0: MELDED, 1: D12, 2: D8}, stock="9D", options=PLAYERS_ARRANGE)
+    draw(game)
+    play(game, "remi")
+    bot = make_bot("greedy")
+    rng = random.Random(0)
+    while game.phase is Phase.SHOWDOWN:
+        game.apply(bot.choose(view(game, game.to_move), game.legal_actions(), rng))
+    assert game.results[-1].rack_values == (9, 12, 8)
+
+
+def test_players_arrange_random_matches_stay_consistent() -> None:
+    """Random matches with players arranging: every listed action verifies, pieces are
+    conserved, and the record replays."""
+    for seed in range(3):
+        game = Game("vienna", 3, {**PLAYERS_ARRANGE, "max_stock_recycles": 1}, seed=seed)
+        rng = random.Random(seed)
+        shown = 0
+        while not game.is_over:
+            legal = game.legal_actions()
+            assert all(game.can(a) for a in legal)
+            shown += game.phase is Phase.SHOWDOWN
+            game.apply(rng.choice(legal))
+            assert_conserved(game)
+        assert shown
+        again = replay(json.loads(json.dumps(record_of(game))))
+        assert again.results == tuple(game.results)
 
 
 # ================================================================== §6.7 stock

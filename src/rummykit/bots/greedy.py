@@ -82,6 +82,8 @@ class GreedyBot:
         """Pick an action from ``legal`` for ``view``'s seat."""
         if view.phase is Phase.DEAL_END:
             return NextDeal()
+        if view.phase is Phase.SHOWDOWN:
+            return self._show(view, legal)
         legal_set = set(legal)
         if view.phase is Phase.PREPLAY:
             for preferred in (AnnounceAtu(), Ready()):
@@ -201,6 +203,20 @@ class GreedyBot:
             self._plan = []
             return ResetTurn()
         return legal[0]
+
+    @staticmethod
+    def _show(view: SeatView, legal: Sequence[Action]) -> Action:
+        """At a showdown (RULES §6.6, players arranging) lay out the melds of the
+        least-deadwood arrangement one by one, then say ready."""
+        variant = find_variant(view.variant)
+        if variant.arrange_hand is not None:
+            shown = variant.arrange_hand(list(view.rack), view.options)
+            for meld in shown.melds:
+                wanted = sorted(meld)
+                for action in legal:
+                    if isinstance(action, Meld) and sorted(action.faces) == wanted:
+                        return action
+        return Ready()
 
     CALL_AT = 10
     """Call "Remi!" once the shown hand's deadwood is at most this (RULES §6.6)."""

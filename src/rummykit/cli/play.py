@@ -29,6 +29,7 @@ HELP = """Commands (tiles: R/Y/B/K + 1..13, joker J, declared joker J(R7)):
   discard R4               discard and end your turn (closes if it was your last tile)
   three                    announce that at most 3 tiles remain
   remi | remi 9D           Vienna: stop the deal after drawing; with a card, close with it
+                           (showdown by the players: meld ..., then ready)
   board                    declare play on the board;  close R4: show a contract and close
   reset                    undo this turn's table actions
   atu | doubles small|big|key | swap R5 P3 | accept R7 | decline | reshuffle | ready

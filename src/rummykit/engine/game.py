@@ -82,6 +82,8 @@ class Phase(StrEnum):
     """A deal is scored; ``next`` starts the following one."""
     MATCH_END = "match_end"
     """The match is over."""
+    SHOWDOWN = "showdown"
+    """After a call, the seats lay out their own melds in turn (RULES §6.6, A-24)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +232,7 @@ _BOARD = DeclareBoard()
 _RESET = ResetTurn()
 _REMI = CallRemi()
 _OUT = GoOut()
+_READY = Ready()
 
 
 class Game:
@@ -336,6 +339,12 @@ class Game:
         self.recycles = 0
         self.face_down: int | None = None
         """A closing card discarded face down (RULES §6.6): hidden from the other seats."""
+        self.face_down_seat = -1
+        """The seat that closed face down (the only one that sees the card)."""
+        self.showdown_queue: list[int] = []
+        """Seats still to lay out their hands after a call, the one to move first."""
+        self.call: tuple[int, Face | None] | None = None
+        """(caller, closing face) of a call whose showdown is under way."""
         self.turn_number = 0
         self.turn = _Turn()
         self.snapshot: _Snapshot | None = None
@@ -402,6 +411,9 @@ class Game:
 
     def verify(self, action: Action) -> None:
         """Raise :class:`IllegalActionError` if ``action`` is not legal for the seat to move."""
+        if self.phase is Phase.SHOWDOWN:
+            self._verify_show(action)
+            return
         handler = self._VERIFY.get(type(action))
         if handler is None:
             raise self._fail(action, "§2.3", "unknown action type")
@@ -428,7 +440,10 @@ class Game:
             self.verify(action)
         seat = self.to_move
         self.log.append((seat, action))
-        self._APPLY[type(action)](self, action)
+        if self.phase is Phase.SHOWDOWN:
+            self._apply_show(action)
+        else:
+            self._APPLY[type(action)](self, action)
         return action
 
     # ------------------------------------------------------------------ pre-play
@@ -1427,15 +1442,91 @@ class Game:
     def _apply_call(self, action: CallRemi) -> None:
         seat = self.to_move
         self._commit_turn(seat)
-        if action.face is None:
-            self._end_deal("call", seat, None, None)
+        if action.face is not None:
+            (piece,) = self._pick_discard(seat, action.face, action)
+            self.racks[seat].remove(piece)
+            # RULES §6.6: the closing card goes on the pile face down.
+            self.column.append(piece)
+            self.face_down = piece
+            self.face_down_seat = seat
+        if not self.play.players_arrange:
+            if action.face is None:
+                self._end_deal("call", seat, None, None)
+            else:
+                self._end_deal("close", seat, action.face, None, face_down=True)
             return
-        (piece,) = self._pick_discard(seat, action.face, action)
-        self.racks[seat].remove(piece)
-        # RULES §6.6: the closing card goes on the pile face down.
-        self.column.append(piece)
-        self.face_down = piece
-        self._end_deal("close", seat, action.face, None, face_down=True)
+        # A-24 alternative: the caller, then each opponent in play order, lays out his own
+        # melds.  A closer's ten cards are all melded by rule: they are laid out for him.
+        self.call = (seat, action.face)
+        order = [(seat + k) % self.players for k in range(self.players)]
+        if action.face is not None and self.variant.arrange_hand is not None:
+            for meld in self.variant.arrange_hand(self.rack_faces(seat), self.options).melds:
+                self._show_meld(seat, Meld(meld, (None,) * len(meld)))
+            order.remove(seat)
+        self.showdown_queue = order
+        self.phase = Phase.SHOWDOWN
+        self.to_move = order[0]
+
+    def _verify_show(self, action: Action) -> None:
+        rule = self.play.cite("call", "§6.6")
+        if isinstance(action, Ready):
+            return
+        if not isinstance(action, Meld):
+            raise self._fail(action, rule, "at the showdown lay out melds, then 'ready'")
+        if len(action.declared) != len(action.faces):
+            raise self._fail(action, "§2.2", "malformed meld")
+        self._pick(self.to_move, action.faces, action)
+        if not read_meld(action.faces, self.rules, action.declared):
+            raise self._fail(
+                action, self.play.cite("meld", "§2.2"), "these pieces do not form a run or a set"
+            )
+
+    def _show_meld(self, seat: int, action: Meld) -> None:
+        """Lay ``action``'s pieces from ``seat``'s hand face up as a formation."""
+        pieces = self._pick(seat, action.faces, action)
+        readings = read_meld(action.faces, self.rules, action.declared)
+        reading = best_reading(action.faces, readings, self.variant.opening_value)
+        order = sorted(range(len(pieces)), key=lambda i: reading.positions[i])
+        self.table.append(
+            Formation(
+                id=len(self.table) + 1,
+                owner=seat,
+                kind=reading.kind,
+                suit=reading.suit,
+                pieces=tuple(pieces[i] for i in order),
+                positions=tuple(reading.positions[i] for i in order),
+                kinds=tuple(action.faces[i].kind for i in order),
+            )
+        )
+        for p in pieces:
+            self.racks[seat].remove(p)
+            self.credit[p] = seat
+
+    def _apply_show(self, action: Action) -> None:
+        if isinstance(action, Meld):
+            self._show_meld(self.to_move, action)
+            return
+        self.showdown_queue.pop(0)
+        if self.showdown_queue:
+            self.to_move = self.showdown_queue[0]
+            return
+        assert self.call is not None
+        caller, face = self.call
+        self.call = None
+        if face is None:
+            self._end_deal("call", caller, None, None)
+        else:
+            self._end_deal("close", caller, face, None, face_down=True)
+
+    def _show_actions(self) -> list[Action]:
+        rack = self.racks[self.to_move]
+        counts = counts_of([self.faces[p].kind for p in rack])
+        melds = self._melds_by_rack.get(counts)
+        if melds is None:
+            melds = self._melds_by_rack[counts] = _meld_actions(
+                counts, self.rules, self.pieces.material
+            )
+        return [*melds[1], _READY]
 
     def _verify_close(self, action: CloseBoard) -> None:
         self._in_turn(action)
@@ -1576,14 +1667,23 @@ class Game:
                 table_values[self.credit[p]] += self._score_value(self.faces[p])
         shown: list[ShownHand] = []
         arrange = self.variant.arrange_hand
-        if arrange is not None and end != "void":
+        rack_values = [sum(self._score_value(self.faces[p]) for p in rack) for rack in self.racks]
+        if end != "void" and self.play.players_arrange:
+            # A-24 alternative: the melds each seat laid out, and the rest of its hand.
+            shown = [
+                ShownHand(
+                    melds=tuple(
+                        tuple(self.faces[p] for p in f.pieces) for f in self.table if f.owner == s
+                    ),
+                    deadwood=tuple(sorted(self.rack_faces(s))),
+                    points=rack_values[s],
+                )
+                for s in range(n)
+            ]
+        elif arrange is not None and end != "void":
             # RULES §6.6: every hand is laid out in its least-deadwood arrangement.
             shown = [arrange(self.rack_faces(s), self.options) for s in range(n)]
             rack_values = [hand_shown.points for hand_shown in shown]
-        else:
-            rack_values = [
-                sum(self._score_value(self.faces[p]) for p in rack) for rack in self.racks
-            ]
         outcomes = [
             SeatOutcome(
                 rack=tuple(self.faces[p] for p in self.racks[s]),
@@ -1670,7 +1770,7 @@ class Game:
             return [NextDeal()]
         if self.phase is Phase.PREPLAY:
             return [a for a in self._preplay_candidates() if self.can(a)]
-        actions = self._turn_actions()
+        actions = self._show_actions() if self.phase is Phase.SHOWDOWN else self._turn_actions()
         # Legal actions are exactly those that verify, so applying one of them right
         # away (nothing logged in between) need not verify again.
         self._legal_cache = (len(self.log), actions, {id(a) for a in actions})
@@ -1948,6 +2048,7 @@ class Game:
         new.doubles_swapped = [set(a) for a in self.doubles_swapped]
         new.swap_offered = [set(a) for a in self.swap_offered]
         new.turn = self.turn.copy()
+        new.showdown_queue = self.showdown_queue[:]
         new._legal_cache = None
         new._slots_by_formation = {}
         return new

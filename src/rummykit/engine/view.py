@@ -178,7 +178,7 @@ def view(game: Game, seat: int) -> SeatView:
             faces[p]
             for p in game.column
             # RULES §6.6: a card closing face down shows only to the closer.
-            if p != game.face_down or game.results[-1].closer == seat
+            if p != game.face_down or game.face_down_seat == seat
         ),
         stock_count=len(game.stock),
         indicator=None if game.indicator is None else faces[game.indicator],

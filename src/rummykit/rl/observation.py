@@ -93,7 +93,11 @@ class ObservationEncoder:
         s, k = self.max_players, KINDS
         layout = [
             ("seat", s, "one-hot: the observer's absolute seat (action numbers use it)"),
-            ("phase", len(_PHASES), "one-hot: preplay, round1, turns, deal_end, match_end"),
+            (
+                "phase",
+                len(_PHASES),
+                "one-hot: preplay, round1, turns, deal_end, match_end, showdown",
+            ),
             ("to_move", s, "one-hot, relative: the seat to move (0 = the observer)"),
             ("rack", k, "own rack: pieces of each face kind / copies in the set"),
             ("must_use", k, "own column tiles that must go into a new formation this turn"),

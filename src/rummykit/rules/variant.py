@@ -144,6 +144,9 @@ class PlayRules:
     stop_call: bool = False
     """Right after drawing a player may stop the deal with "Remi!" and show his hand,
     closing face down if all his other cards lie in melds (§6.6)."""
+    players_arrange: bool = False
+    """After a call the seats lay out their own melds, caller first (A-24 alternative);
+    else hands are arranged by the variant's ``arrange_hand`` hook."""
     close_drawn_only: bool = False
     """A caller closes only by discarding the card acquired this turn (A-21 alternative)."""
     match_winner: str = "highest"

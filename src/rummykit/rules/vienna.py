@@ -15,7 +15,7 @@ from rummykit.model.candidates import Candidate, candidates, counts_of
 from rummykit.model.melds import MeldRules
 from rummykit.model.pieces import JOKER_KIND, Face, Material, PieceSet
 from rummykit.rules.cards import RECYCLE_OPTIONS, card_pack, deal_in_packets
-from rummykit.rules.options import OptionError, OptionKind, Options, OptionSpec
+from rummykit.rules.options import OptionKind, Options, OptionSpec
 from rummykit.rules.variant import (
     DealLayout,
     PlayRules,
@@ -103,7 +103,7 @@ _OPTIONS = (
         kind=ENGINE,
         doc=(
             "§6.6/A-24: the engine lays every hand out in its least-deadwood arrangement "
-            "(false, players arranging their own hands, is not offered)."
+            "(false: each player lays out his own melds, caller first)."
         ),
     ),
     OptionSpec(
@@ -321,11 +321,6 @@ def score_deal(
 
 def play_rules(options: Options) -> PlayRules:
     """RULES §6.3-§6.7."""
-    if not options["auto_arrange_deadwood"]:
-        raise OptionError(
-            "option auto_arrange_deadwood = False is not offered: every hand is shown in its "
-            "least-deadwood arrangement (A-24); use true"
-        )
     return PlayRules(
         take_use=TakeUse.NONE,  # §6.3: either pile, always, with no condition
         discard_taken_allowed=bool(options["allow_discard_of_taken_discard"]),
@@ -333,6 +328,7 @@ def play_rules(options: Options) -> PlayRules:
         table_melds=False,  # §6.3
         stop_call=True,  # §6.6
         close_drawn_only=not options["close_discard_any_card"],
+        players_arrange=not options["auto_arrange_deadwood"],  # A-24
         sections={
             "acquire": "§6.3",
             "table": "§6.3",
