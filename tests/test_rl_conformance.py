@@ -72,3 +72,10 @@ def test_options_that_change_the_rules_are_covered_too() -> None:
             "column_take_allow_attach": True,
         },
     )
+
+
+def test_vienna_showdown_by_the_players_is_encoded() -> None:
+    """Vienna with ``auto_arrange_deadwood = false`` (A-24): the showdown's melds and
+    ``ready`` have numbers, and every masked number verifies."""
+    options = {"auto_arrange_deadwood": False, "max_stock_recycles": 1}
+    assert check_action_encoding("vienna", 3, steps=1500, seed=3, options=options) >= 10
