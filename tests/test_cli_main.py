@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from rummykit import __version__
-from rummykit.cli.main import cli
+from rummykit.cli.main import SIMULATION_DEALS, cli
 from rummykit.engine.record import load_record
 
 COMMANDS = ("play", "simulate", "rules", "meld", "solve", "replay")
@@ -549,3 +549,12 @@ def test_rules_continental_marks_changed_options(runner: CliRunner) -> None:
     assert "Kontinentalni" in out
     assert "*starting_chips = 30 (default 20)" in out
     assert "packs = 4" in out
+
+
+def test_simulate_caps_a_match_that_ends_only_when_chips_run_out(runner: CliRunner) -> None:
+    """§7.9: random bots never go out, so every deal is void (here at the first empty
+    stock, §2.4) and the match ends only by the simulation's deal cap."""
+    args = ["simulate", "-v", "continental", "-n", "1", "-p", "2", "--bots", "random",
+            "-o", "max_stock_recycles=0", "--json"]
+    assert as_json(runner, *args)["deals"] == SIMULATION_DEALS
+    assert as_json(runner, *args, "-o", "match_deals=2")["deals"] == 2

@@ -291,3 +291,18 @@ def test_help_in_a_card_game_speaks_of_cards() -> None:
     for command in ("draw", "take [N]", "meld 7H 8H JK(9H)", "attach", "discard", "reset",
                     "legal", "scores", "save FILE", "quit"):
         assert command in CARD_HELP
+
+
+def test_a_continental_player_goes_out_by_typing_out() -> None:
+    """RULES §7.6 at the prompt: draw, then 'out KC' lays out 15 cards and closes."""
+    from continental_support import con_game
+
+    game = con_game(
+        2, racks={0: "3H 4H 5H 6S 7S 8S 9C 10C JC QD KD AD 5C 6C KC"}, stock="7C"
+    )
+    game, text, _ = run(["draw", "out KC", "quit"], game=game)
+    assert "Deal 1 · round 1" in text  # §7.9: no fixed number of deals to show
+    assert "38" in text  # P1's chips after the settlement (20 + 18)
+    assert _human_actions(game)[:2] == ["draw", "out KC"]
+    assert game.results[0].closer == HUMAN
+    assert "out KC" in CARD_HELP

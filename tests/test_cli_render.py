@@ -262,3 +262,11 @@ def test_render_view_of_remmi_shows_a_discard_pile() -> None:
     text = plain(render_view(view(game, 1), NAMES))
     assert "Discard pile 0:B8" in text
     assert "Column" not in text and "dead" not in text
+
+
+def test_render_view_of_a_match_played_until_the_chips_run_out() -> None:
+    """RULES §7.9: Continental has no fixed number of deals unless match_deals is set."""
+    game = Game("continental", 3, seed=2)
+    assert lines_of(plain(render_view(view(game, 0), NAMES)))[0].startswith("Deal 1 · round 1")
+    capped = Game("continental", 3, {"match_deals": 5}, seed=2)
+    assert lines_of(plain(render_view(view(capped, 0), NAMES)))[0].startswith("Deal 1/5 ·")

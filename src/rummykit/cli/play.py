@@ -49,6 +49,8 @@ CARD_HELP = """Commands (cards: A 2..10 J Q K + suit S H D C, e.g. 10H; joker JK
                            (Double Rummy: never; laying off the card a joker stands for
                            lifts it, then attach JK(..) -> mN puts it back on the table)
   discard 4C               discard and end your turn (goes out if it was your last card)
+  out KC | out             Continental: lay out all 15 other cards and close with KC;
+                           "out" alone lays out your dealt hand before your first draw
   reset                    undo this turn's table actions
   legal                    list every legal action now
   sort colour|number       how your hand is shown (by suit or by rank)

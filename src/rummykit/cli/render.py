@@ -50,9 +50,11 @@ def render_view(view: SeatView, names: Sequence[str], sort_by: str = "colour") -
     variant = find_variant(view.variant)
     tiles = variant.material is Material.TILES
     deal = f"{view.deal_number + 1}"
-    if view.options.get("match_mode") != "target":
-        # A race to a target score has no fixed number of deals (RULES §3.8).
-        deal += f"/{view.options.get('match_deals', '?')}"
+    limit = view.options.get("match_deals", "?")
+    if view.options.get("match_mode") != "target" and limit is not None:
+        # A race to a target score (RULES §3.8) or a match played until someone has no
+        # chips left (§7.9) has no fixed number of deals.
+        deal += f"/{limit}"
     header = f"[bold]Deal {deal}[/] · round {view.round} · {view.phase} · stock {view.stock_count}"
     if tiles:
         indicator = face_markup(view.indicator) if view.indicator is not None else "-"
