@@ -12,6 +12,7 @@ from click.testing import CliRunner, Result
 from rummykit import __version__
 from rummykit.cli.main import SIMULATION_DEALS, cli
 from rummykit.engine.record import load_record
+from rummykit.rules import all_variants, find_variant
 
 COMMANDS = ("play", "simulate", "rules", "meld", "solve", "replay")
 
@@ -19,8 +20,7 @@ COMMANDS = ("play", "simulate", "rules", "meld", "solve", "replay")
 @pytest.fixture
 def runner() -> CliRunner:
     # A wide, colourless "terminal" so rich tables are not wrapped or styled.
-    return CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None,
-                          "TERM": "dumb"})
+    return CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None, "TERM": "dumb"})
 
 
 def invoke(runner: CliRunner, *args: str, input: str | None = None) -> Result:
@@ -63,12 +63,14 @@ def test_version(runner: CliRunner) -> None:
 @pytest.mark.parametrize(
     ("command", "phrases"),
     [
-        ("play", ["Play against bots", "--players", "--seed", "--bots", "--seat", "--save",
-                  "--option"]),
+        (
+            "play",
+            ["Play against bots", "--players", "--seed", "--bots", "--seat", "--save", "--option"],
+        ),
         ("simulate", ["Play bot games", "--games", "--jobs", "--json", "--save", "--bots"]),
         ("rules", ["rules summary", "--option", "--players"]),
         ("meld", ["valid formation", "opening points", "--json"]),
-        ("solve", ["best laydown", "--hand", "--goal", "--keep", "--json"]),
+        ("solve", ["best opening", "least deadwood", "--hand", "--goal", "--keep", "--json"]),
         ("replay", ["Re-check every action", "--json", "FILE"]),
     ],
 )
@@ -120,10 +122,18 @@ def test_rules_marks_a_changed_option(runner: CliRunner) -> None:
 
 
 def test_rules_several_options(runner: CliRunner) -> None:
-    out = ok(runner, "rules", "remi_ro", "-o", "atu_bonus=100", "--option",
-             "opening_structure=run_and_set")
-    starred = [line.split(" =")[0].strip(" *") for line in out.splitlines()
-               if line.startswith(" *")]
+    out = ok(
+        runner,
+        "rules",
+        "remi_ro",
+        "-o",
+        "atu_bonus=100",
+        "--option",
+        "opening_structure=run_and_set",
+    )
+    starred = [
+        line.split(" =")[0].strip(" *") for line in out.splitlines() if line.startswith(" *")
+    ]
     assert starred == ["atu_bonus", "opening_structure"]
 
 
@@ -214,10 +224,10 @@ def test_meld_errors(runner: CliRunner) -> None:
 
 
 def test_solve_ones_set_opening(runner: CliRunner) -> None:
-    out = ok(runner, "solve", "remi_ro", "--hand", "R1 B1 K1 R9 B9 Y9", "--goal", "opening",
-             "--json")
-    assert json.loads(out) == {"melds": [["R1", "B1", "K1"]], "points": 75,
-                               "valid_opening": True}
+    out = ok(
+        runner, "solve", "remi_ro", "--hand", "R1 B1 K1 R9 B9 Y9", "--goal", "opening", "--json"
+    )
+    assert json.loads(out) == {"melds": [["R1", "B1", "K1"]], "points": 75, "valid_opening": True}
     assert out.strip() == '{"melds": [["R1", "B1", "K1"]], "points": 75, "valid_opening": true}'
 
 
@@ -258,20 +268,25 @@ def test_solve_rrt09_a_lays_both_formations(runner: CliRunner) -> None:
 
 def test_solve_shows_declared_jokers_in_runs(runner: CliRunner) -> None:
     data = as_json(runner, "solve", "remi_ro", "--hand", "R12 R13 J R10 B10 K10", "--json")
-    assert data == {"melds": [["R12", "R13", "J(R1)"], ["R10", "B10", "K10"]], "points": 60,
-                    "valid_opening": True}
+    assert data == {
+        "melds": [["R12", "R13", "J(R1)"], ["R10", "B10", "K10"]],
+        "points": 60,
+        "valid_opening": True,
+    }
 
 
 def test_solve_keep_leaves_tiles_on_the_rack(runner: CliRunner) -> None:
-    data = as_json(runner, "solve", "remi_ro", "--hand", "Y3 Y4 Y5 R10 B10 K10", "--keep", "1",
-                   "--json")
+    data = as_json(
+        runner, "solve", "remi_ro", "--hand", "Y3 Y4 Y5 R10 B10 K10", "--keep", "1", "--json"
+    )
     assert data["valid_opening"] is False
     assert sum(len(m) for m in data["melds"]) <= 5
 
 
 def test_solve_opening_threshold_option(runner: CliRunner) -> None:
-    data = as_json(runner, "solve", "remi_ro", "--hand", "R12 R13 J", "-o",
-                   "opening_min_points=30", "--json")
+    data = as_json(
+        runner, "solve", "remi_ro", "--hand", "R12 R13 J", "-o", "opening_min_points=30", "--json"
+    )
     assert data["valid_opening"] is True
     assert data["points"] == 30
 
@@ -287,6 +302,40 @@ def test_solve_errors(runner: CliRunner) -> None:
         runner, "solve", "remi_ro", "--hand", "J(R5) R6 R7"
     )
     assert "'opening'" in usage_error(runner, "solve", "remi_ro", "--hand", "R1", "--goal", "win")
+    assert "--keep" in usage_error(
+        runner, "solve", "remi_ro", "--hand", "R1", "--goal", "deadwood", "--keep", "1"
+    )
+    assert "14 or 15" in usage_error(
+        runner, "solve", "remi_ro", "--hand", "R1", "--goal", "contract"
+    )
+
+
+@pytest.mark.parametrize("variant", [v.name for v in all_variants()])
+def test_solve_deadwood_for_every_variant(runner: CliRunner, variant: str) -> None:
+    """Issue 3: `solve V --hand ... --goal deadwood` answers for every registered variant."""
+    hand = (
+        "R1 R2 R3 B7 K7 Y7 J Y13"
+        if find_variant(variant).material == "tiles"
+        else ("AH 2H 3H 7S 7D 7C JK KD")
+    )
+    data = as_json(runner, "solve", variant, "--hand", hand, "--goal", "deadwood", "--json")
+    assert set(data) == {"melds", "deadwood", "deadwood_points"}
+    assert sum(len(m) for m in data["melds"]) + len(data["deadwood"]) == 8
+    assert isinstance(data["deadwood_points"], int)
+
+
+def test_solve_every_goal_as_text(runner: CliRunner) -> None:
+    hand = "R1 R2 R3 B7 K7 J Y13"
+    lines = ok(runner, "solve", "remi_ro", "--hand", hand, "--goal", "deadwood").splitlines()
+    assert lines[-1] == "deadwood: Y13 (10 points)"
+    lines = ok(runner, "solve", "remi_ro", "--hand", hand, "--goal", "laydown").splitlines()
+    assert lines[-1].endswith(" points")
+    full_red = "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R1 B4"
+    out = ok(runner, "solve", "remi_ro", "--hand", full_red, "--goal", "contract")
+    assert out.strip() == "monocolour (1500), closing with B4"
+    assert ok(runner, "solve", "remi_ro", "--hand", "R1 R5", "--goal", "laydown").strip() == (
+        "nothing to lay"
+    )
     assert "--hand" in usage_error(runner, "solve", "remi_ro")
 
 
@@ -337,8 +386,21 @@ def test_simulate_errors(runner: CliRunner) -> None:
 @pytest.fixture
 def records(runner: CliRunner, tmp_path: Path) -> Path:
     out = tmp_path / "recs"
-    ok(runner, "simulate", "-v", "remi_ro", "-n", "2", "-p", "2", "--bots", "greedy,random",
-       "--save", str(out), "--json")
+    ok(
+        runner,
+        "simulate",
+        "-v",
+        "remi_ro",
+        "-n",
+        "2",
+        "-p",
+        "2",
+        "--bots",
+        "greedy,random",
+        "--save",
+        str(out),
+        "--json",
+    )
     return out
 
 
@@ -451,8 +513,9 @@ def test_play_is_reproducible_with_a_seed(runner: CliRunner) -> None:
 
 
 def test_play_as_another_seat_with_a_random_bot(runner: CliRunner) -> None:
-    out = ok(runner, "play", "-p", "3", "--seed", "1", "--seat", "2", "--bots", "random",
-             input="quit\n")
+    out = ok(
+        runner, "play", "-p", "3", "--seed", "1", "--seat", "2", "--bots", "random", input="quit\n"
+    )
     assert "You are P2" in out
     assert "P2> " in out
     assert "random" in out
@@ -499,10 +562,10 @@ def test_double_rules_meld_simulate_and_replay(runner: CliRunner, tmp_path: Path
 # --------------------------------------------------------------------- continental (§7)
 
 
-def test_solve_deadwood_finds_a_continental_layout(runner: CliRunner) -> None:
+def test_solve_layout_finds_a_continental_layout(runner: CliRunner) -> None:
     """§7.6: the 15 cards form the 5-4-3-3 layout, wild cards shown with what they are."""
     hand = "AH 3H 4H 5S 6S 7S 8S 9S 10S JD QD KD AD 2C JK"
-    data = as_json(runner, "solve", "kontinentalni", "--hand", hand, "--goal", "deadwood",
+    data = as_json(runner, "solve", "kontinentalni", "--hand", hand, "--goal", "layout",
                    "--json")
     assert data["layout"] is True and data["deadwood"] == 0
     assert data["pattern"] == [5, 4, 3, 3]
@@ -510,28 +573,28 @@ def test_solve_deadwood_finds_a_continental_layout(runner: CliRunner) -> None:
         ["AH", "3H", "4H", "6S", "7S", "8S", "9S", "10S", "JD", "QD", "KD", "AD", "5S",
          "JK(3S)", "2C(4S)"]
     )
-    out = ok(runner, "solve", "continental", "--hand", hand, "--goal", "deadwood")
+    out = ok(runner, "solve", "continental", "--hand", hand, "--goal", "layout")
     assert "layout 5+4+3+3" in out and "[AH 3H 4H]" in out
 
 
-def test_solve_deadwood_says_when_there_is_no_layout(runner: CliRunner) -> None:
+def test_solve_layout_says_when_there_is_no_layout(runner: CliRunner) -> None:
     hand = "AH 3H 4H 5S 6S 7S 8S 9S 10S JD QD KD AD 5C 7C"
-    data = as_json(runner, "solve", "continental", "--hand", hand, "--goal", "deadwood",
+    data = as_json(runner, "solve", "continental", "--hand", hand, "--goal", "layout",
                    "--json")
     assert data == {"layout": False, "pattern": None, "melds": [], "deadwood": None}
     assert "no layout" in ok(runner, "solve", "continental", "--hand", hand, "--goal",
-                             "deadwood")
+                             "layout")
     # A-26 (ii) under an option: the order A-2-3, so A-3-4 has a gap.
     natural = "AH 3H 4H 6S 7S 8S 9C 10C JC QD KD AD 5C 6C 7C"
-    assert as_json(runner, "solve", "continental", "--hand", natural, "--goal", "deadwood",
+    assert as_json(runner, "solve", "continental", "--hand", natural, "--goal", "layout",
                    "--json")["layout"] is True
-    assert as_json(runner, "solve", "continental", "--hand", natural, "--goal", "deadwood",
+    assert as_json(runner, "solve", "continental", "--hand", natural, "--goal", "layout",
                    "-o", "deuce_has_natural_position=true", "--json")["layout"] is False
 
 
 def test_solve_deadwood_is_refused_where_no_layout_exists(runner: CliRunner) -> None:
     assert "not available for basic" in usage_error(
-        runner, "solve", "basic", "--hand", "AH 2H 3H", "--goal", "deadwood"
+        runner, "solve", "basic", "--hand", "AH 2H 3H", "--goal", "layout"
     )
 
 

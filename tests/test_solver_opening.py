@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ilp_support import Family, Template, families, ilp_best, sample_racks
 from rummykit.model.candidates import Candidate, candidates, counts_of
 from rummykit.model.melds import HIGH_ACE, MeldKind
 from rummykit.model.pieces import Face, Material, parse_faces
+from rummykit.rules import find_variant
 from rummykit.rules.remi_ro import REMI_RO, TILES_106
-from rummykit.solver import Laydown, best_laydown, best_opening
+from rummykit.solver import Laydown, best_laydown, best_opening, opening_requirement
 
 RO = dict(REMI_RO.resolve(4))
 BG = {**RO, "opening_structure": "run_and_set"}
@@ -311,3 +313,94 @@ def test_matches_brute_force(rack: tuple[Face, ...], data: st.DataObject) -> Non
         got = best_laydown(rack, REMI_RO, keep=keep)
         assert (got.melds, got.points) == (expected.melds, expected.points)
         assert got.valid_opening == bool(expected.melds)
+
+
+# ------------------------------------------- exactness against an integer program (HiGHS)
+
+FAMILIES = families()
+RACKS_PER_CHECK = 1000
+
+
+def _opening_points(family: Family) -> Callable[[Template], int]:
+    return lambda t: sum(family.opening_value(t.kind, p) for p in t.positions)
+
+
+@pytest.mark.parametrize(
+    # With no structure rule the opening is the most-value laydown, checked below.
+    "family",
+    [f for f in FAMILIES if f.structure != "none"],
+    ids=lambda f: f.name,
+)
+def test_opening_matches_integer_program(family: Family) -> None:
+    """The best opening under the variant's own structure rule, on 1,000 seeded racks."""
+    variant = find_variant(family.name)
+    requirement = opening_requirement(variant, family.options)
+    value = _opening_points(family)
+    mismatches = []
+    for rack in sample_racks(family, RACKS_PER_CHECK, seed=11):
+        counts = counts_of([f.kind for f in rack])
+        got = best_opening(rack, variant, requirement, rules=family.rules).points
+        want = ilp_best(counts, family.rules, family.material, value, structure=family.structure)
+        if got != want:
+            mismatches.append((" ".join(map(str, rack)), got, want))
+    assert mismatches == []
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
+def test_most_value_laid_matches_integer_program(family: Family) -> None:
+    variant = find_variant(family.name)
+    value = _opening_points(family)
+    mismatches = []
+    for rack in sample_racks(family, RACKS_PER_CHECK, seed=12):
+        counts = counts_of([f.kind for f in rack])
+        got = best_laydown(rack, variant, rules=family.rules).points
+        want = ilp_best(counts, family.rules, family.material, value)
+        if got != want:
+            mismatches.append((" ".join(map(str, rack)), got, want))
+    assert mismatches == []
+
+
+@pytest.mark.parametrize("structure", ["none", "run_and_set", "run"])
+def test_other_structures_match_integer_program(structure: str) -> None:
+    """RULES §9.8 / A-45 alternatives on tiles, with a piece budget on some racks."""
+    (family,) = [f for f in FAMILIES if f.name == "remi_ro"]
+    value = _opening_points(family)
+    options = {**RO, "opening_structure": structure}
+    mismatches = []
+    for i, rack in enumerate(sample_racks(family, 400, seed=13)):
+        keep = i % 3
+        counts = counts_of([f.kind for f in rack])
+        got = best_opening(rack, REMI_RO, options, keep=keep).points
+        want = ilp_best(
+            counts,
+            family.rules,
+            family.material,
+            value,
+            structure=structure,
+            max_pieces=len(rack) - keep,
+        )
+        if got != want:
+            mismatches.append((" ".join(map(str, rack)), keep, got, want))
+    assert mismatches == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "R12 R13 R1 J J",  # the high 1 and two jokers
+        "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R1",  # 1 to 1 (A-64)
+        "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 J J",
+        "R1 Y1 B1 K1 R1 Y1 J",  # sets of 1s
+        "R1 Y1 B1 K1 R1 Y1 B1 K1 J J",
+        "J J R5 B5 Y9 K13",
+    ],
+)
+def test_edge_racks_match_integer_program(text: str) -> None:
+    (family,) = [f for f in FAMILIES if f.name == "remi_ro"]
+    rack = hand(text)
+    counts = counts_of([f.kind for f in rack])
+    value = _opening_points(family)
+    for structure in STRUCTURES:
+        options = {**RO, "opening_structure": structure}
+        want = ilp_best(counts, family.rules, family.material, value, structure=structure)
+        assert best_opening(rack, REMI_RO, options).points == want, structure

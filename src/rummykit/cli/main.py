@@ -21,12 +21,11 @@ from rummykit.cli.simulate import GameSummary, run_simulation
 from rummykit.engine.actions import parse_piece_token
 from rummykit.engine.game import Game
 from rummykit.engine.record import RecordError, load_record, replay
-from rummykit.model.candidates import Candidate
 from rummykit.model.pieces import NotationError
 from rummykit.rules.meldcheck import check_meld
 from rummykit.rules.options import OptionError, parse_option_value
 from rummykit.rules.variant import UnknownVariantError, Variant, all_variants, find_variant
-from rummykit.solver.opening import best_opening, opening_requirement
+from rummykit.solver import goal_names, solve_goal
 
 __all__ = ["cli", "main"]
 
@@ -358,25 +357,26 @@ def meld(variant: str, pieces: tuple[str, ...], as_json: bool) -> None:
 @click.option("--hand", required=True, help='The pieces, e.g. "R1 B1 K1 Y3 Y4 Y5 J".')
 @click.option(
     "--goal",
-    type=click.Choice(["opening", "deadwood"]),
     default="opening",
     show_default=True,
-    help="What to solve for.",
+    help="What to solve for: opening, laydown (most value), deadwood (least left over), "
+    "contract (board play), layout (a whole-hand layout, Continental), or a goal of the "
+    "variant's own.",
 )
 @click.option(
     "--keep",
     type=click.IntRange(0),
     default=0,
     show_default=True,
-    help="Pieces that must stay in hand (1 keeps a tile for the discard).",
+    help="Pieces that must stay in hand (1 keeps a tile for the discard); opening/laydown.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @_OPTION
 def solve(
     variant: str, hand: str, goal: str, keep: int, as_json: bool, option_pairs: tuple[str, ...]
 ) -> None:
-    """Find the best laydown of a hand: the legal opening with the most opening points
-    (--goal opening), or how the whole hand is laid out (--goal deadwood)."""
+    """Solve a hand exactly: the best opening, the most value laid, the least deadwood,
+    the best board contract, or a variant's own goal."""
     v = _variant(variant)
     faces, declared = _pieces(v, (hand,))
     if any(d is not None for d in declared):
@@ -385,60 +385,48 @@ def solve(
         options = v.resolve(v.default_players, _options(v, option_pairs))
     except OptionError as exc:
         raise click.UsageError(str(exc)) from None
+    goals = goal_names(v, options)
+    if goal not in goals:
+        known = ", ".join(repr(g) for g in goals)
+        raise click.BadParameter(
+            f"{v.name} has no goal {goal!r}; choose from {known}", param_hint="--goal"
+        )
+    if keep and goal not in ("opening", "laydown"):
+        raise click.BadParameter("--keep applies to opening and laydown", param_hint="--keep")
+    try:
+        data = solve_goal(goal, faces, v, options, keep=keep)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--hand") from None
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    for line in _solve_lines(goal, data):
+        click.echo(line)
+
+
+def _solve_lines(goal: str, data: dict[str, Any]) -> list[str]:
+    melds = ["[" + " ".join(m) + "]" for m in data.get("melds", [])]
+    if goal == "opening":
+        if not melds:
+            return ["no opening laydown"]
+        verdict = "a valid opening" if data["valid_opening"] else "not enough for an opening"
+        return [*melds, f"{data['points']} points: {verdict}"]
+    if goal == "laydown":
+        return [*melds, f"{data['points']} points"] if melds else ["nothing to lay"]
     if goal == "deadwood":
-        _solve_deadwood(v, faces, options, as_json)
-        return
-    lay = best_opening(faces, v, opening_requirement(v, options), keep=keep)
-    melds = []
-    for cand in lay.melds:
-        shown = []
-        for face, decl in zip(cand.faces(v.material), cand.declared(v.material), strict=True):
-            shown.append(
-                f"{face}({decl})" if decl is not None and cand.kind == "run" else str(face)
-            )
-        melds.append(shown)
-    data = {"melds": melds, "points": lay.points, "valid_opening": lay.valid_opening}
-    if as_json:
-        click.echo(json.dumps(data))
-        return
-    if not melds:
-        click.echo("no opening laydown")
-        return
-    for m in melds:
-        click.echo("[" + " ".join(m) + "]")
-    verdict = "a valid opening" if lay.valid_opening else "not enough for an opening"
-    click.echo(f"{lay.points} points: {verdict}")
-
-
-def _solve_deadwood(v: Variant, faces: list[Any], options: Any, as_json: bool) -> None:
-    """``--goal deadwood``: where a variant goes out with a layout of the whole hand
-    (RULES §7.6), whether the hand is one and how; no card is left over."""
-    if v.find_layout is None:
-        raise click.UsageError(f"--goal deadwood is not available for {v.name}")
-    layout = v.find_layout(faces, options)
-    melds = [] if layout is None else [_shown(c, v) for c in layout.melds]
-    data: dict[str, Any] = {
-        "layout": layout is not None,
-        "pattern": None if layout is None else list(layout.pattern),
-        "melds": melds,
-        "deadwood": None if layout is None else 0,
-    }
-    if as_json:
-        click.echo(json.dumps(data))
-        return
-    if layout is None:
-        click.echo(f"no layout: these {len(faces)} cards cannot all be laid out")
-        return
-    for m in melds:
-        click.echo("[" + " ".join(m) + "]")
-    click.echo("layout " + "+".join(map(str, layout.pattern)) + ": all cards laid out")
-
-
-def _shown(cand: Candidate, v: Variant) -> list[str]:
-    return [
-        f"{face}({decl})" if decl is not None else str(face)
-        for face, decl in zip(cand.faces(v.material), cand.declared(v.material), strict=True)
-    ]
+        left = " ".join(data["deadwood"]) or "none"
+        return [*melds, f"deadwood: {left} ({data['deadwood_points']} points)"]
+    if goal == "layout":
+        if not data["layout"]:
+            return ["no layout: these cards cannot all be laid out"]
+        pattern = "+".join(map(str, data["pattern"]))
+        return [*melds, f"layout {pattern}: all cards laid out"]
+    if goal == "contract":
+        if data["contract"] is None:
+            return ["no contract"]
+        close = "" if data["discard"] is None else f", closing with {data['discard']}"
+        return [f"{data['contract']} ({data['value']}){close}"]
+    return [json.dumps(data, indent=2)]
 
 
 @cli.command(name="replay")

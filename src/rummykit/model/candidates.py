@@ -221,6 +221,15 @@ def _suit_runs(
     if max_wild == 0:
         _natural_runs(suit, base, order, have, rules, out)
         return tuple(out)
+    # Windows are cached by which of their slots hold a natural, so an unseen row
+    # is assembled from windows other rows already produced.
+    windows = _WINDOW_CACHE.setdefault(rules, {})
+    if len(windows) > 200_000:
+        windows.clear()
+    present = 0
+    for j, count in enumerate(have):
+        if count:
+            present |= 1 << j
     last = len(order) - 1
     for start in range(last - min_size + 2):
         missing = 0
@@ -229,15 +238,46 @@ def _suit_runs(
                 missing += 1
             if order[start] == 1 and order[end] == HIGH_ACE:
                 if rules.ace_both_ends:
-                    window = slice(start, end + 1)
-                    _emit_run(suit, base, order[window], have[window], max_wild, rules, out)
+                    _window(
+                        windows, suit, base, order, have, present, start, end, max_wild, rules, out
+                    )
                 break
             if missing > max_wild:
                 break  # longer windows only miss more
             if end - start + 1 >= min_size:
-                window = slice(start, end + 1)
-                _emit_run(suit, base, order[window], have[window], max_wild, rules, out)
+                _window(windows, suit, base, order, have, present, start, end, max_wild, rules, out)
     return tuple(out)
+
+
+_WindowKey = tuple[int, int, int, int, int, bool]
+_WINDOW_CACHE: dict[MeldRules, dict[_WindowKey, tuple[Candidate, ...]]] = {}
+
+
+def _window(
+    windows: dict[_WindowKey, tuple[Candidate, ...]],
+    suit: int,
+    base: int,
+    order: tuple[int, ...],
+    have: tuple[int, ...],
+    present: int,
+    start: int,
+    end: int,
+    max_wild: int,
+    rules: MeldRules,
+    out: list[Candidate],
+) -> None:
+    """The runs on slots start..end, from the cache when another row had the same window."""
+    pattern = present >> start & ((1 << (end - start + 1)) - 1)
+    # Only a run from 1 to 1 cares how many aces there are (one cannot fill both ends).
+    aces = order[start] == 1 and order[end] == HIGH_ACE and have[start] > 1
+    key = (suit, start, end, pattern, max_wild, aces)
+    found = windows.get(key)
+    if found is None:
+        emitted: list[Candidate] = []
+        window = slice(start, end + 1)
+        _emit_run(suit, base, order[window], have[window], max_wild, rules, emitted)
+        found = windows[key] = tuple(emitted)
+    out.extend(found)
 
 
 def _natural_runs(

@@ -321,6 +321,13 @@ class Variant:
     check_options: Callable[[int, Options], None] = lambda players, options: None
     """Raise :class:`OptionError` when options that are valid one by one do not fit
     together or the table size."""
+    solver_goals: Mapping[str, Callable[[Sequence[Face], Options], Mapping[str, Any]]] = field(
+        default_factory=dict
+    )
+    """Exact objectives of this variant's own (e.g. a layout pattern), by goal name: each
+    takes a hand and the resolved options and returns a JSON-ready answer.  The solver
+    and ``rummykit solve --goal NAME`` dispatch to them; built-in goals cannot be
+    overridden."""
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def resolve(self, players: int, given: Mapping[str, Any] | None = None) -> Options:

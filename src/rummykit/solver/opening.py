@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rummykit.model.candidates import Candidate, candidates, counts_of
-from rummykit.model.melds import HIGH_ACE, MeldKind
+from rummykit.model.melds import MeldKind, MeldRules
 from rummykit.model.pieces import JOKER_KIND, Face
 from rummykit.rules.variant import OpeningStructure, Variant
 
@@ -72,6 +72,7 @@ def best_opening(
     *,
     keep: int = 0,
     must_include: Face | None = None,
+    rules: MeldRules | None = None,
 ) -> Laydown:
     """The first laydown with the most opening points the rack ``faces`` allows.
 
@@ -82,11 +83,13 @@ def best_opening(
     joker).  Ties go to fewer jokers, then to the lexicographically smallest
     sorted tuple of the melds' ``kinds``.  ``valid_opening`` tells whether the
     points reach ``options["opening_min_points"]`` (missing: 0).  With no
-    legal laydown at all the answer is ``Laydown((), 0, False)``.
+    legal laydown at all the answer is ``Laydown((), 0, False)``.  ``rules``
+    overrides ``variant.meld_rules`` (pass ``variant.rules_for(options)`` when
+    options change the meld rules).
     """
     structure = _structure(options)
     minimum = _min_points(options)
-    found = _search(faces, variant, structure, keep, must_include)
+    found = _search(faces, variant, structure, keep, must_include, rules)
     if found is None:
         return Laydown((), 0, False)
     melds, points = found
@@ -103,14 +106,21 @@ def opening_requirement(variant: Variant, options: Mapping[str, object]) -> dict
     }
 
 
-def best_laydown(faces: Sequence[Face], variant: Variant, *, keep: int = 0) -> Laydown:
+def best_laydown(
+    faces: Sequence[Face],
+    variant: Variant,
+    *,
+    keep: int = 0,
+    rules: MeldRules | None = None,
+) -> Laydown:
     """The laydown with the most opening points, with no structure rule or minimum.
 
-    This is "the most value a rack can lay"; ``keep`` pieces must stay on the
-    rack.  ``valid_opening`` is True whenever something can be laid.  Ties are
-    broken as in :func:`best_opening`.
+    This is "the most value a rack can lay" (each piece valued by
+    ``variant.opening_value`` at its position); ``keep`` pieces must stay on
+    the rack.  ``valid_opening`` is True whenever something can be laid.  Ties
+    are broken as in :func:`best_opening`; ``rules`` as there.
     """
-    found = _search(faces, variant, OpeningStructure.NONE, keep, None)
+    found = _search(faces, variant, OpeningStructure.NONE, keep, None, rules)
     if found is None:
         return Laydown((), 0, False)
     melds, points = found
@@ -152,33 +162,41 @@ def _search(
     structure: OpeningStructure,
     keep: int,
     must_include: Face | None,
+    rules: MeldRules | None = None,
 ) -> tuple[tuple[Candidate, ...], int] | None:
     """The best laydown under ``structure`` as (melds in display order, points), or None."""
     if keep < 0:
         raise ValueError(f"keep must not be negative, not {keep}")
-    budget = len(faces) - keep
+    pieces = len(faces)
+    budget = pieces - keep
     counts = counts_of([f.kind for f in faces])
     must = None if must_include is None else must_include.kind
     if must is not None and counts[must] == 0:
         return None
-    table = _Table(candidates(counts, variant.meld_rules), counts, variant, must)
-    solve = table.solver()
-    start = table.state
-    need = must is not None
-    best = solve(start, len(faces), budget, need)
+    meld_rules = variant.meld_rules if rules is None else rules
+    table = _Table(candidates(counts, meld_rules), counts, variant, must)
     allowed = _ALLOWED[structure]
-    top = max(best[m] for m in allowed)
+    start = table.state
+    owed = must is not None
+    top = 0
     chosen: list[Candidate] | None = None
+    if must is None and budget >= pieces:
+        # Nothing binds but the structure: the memo is keyed by the rack alone.
+        if structure is OpeningStructure.NONE:
+            solve = table.plain_solver()
+        else:
+            solve = table.class_solver(structure)
+    else:
+        solve = table.solver()
+    top = max(solve(start, pieces, budget, owed)[m] for m in allowed)
     if top > 0:
-        chosen = table.rebuild(solve, start, len(faces), budget, need, top, allowed)
+        chosen = table.rebuild(solve, start, pieces, budget, owed, top, allowed)
     if structure is OpeningStructure.RUN_OR_ONES_SET:
         # A-46: with no run, the laydown is exactly one set of 1s and nothing else.
-        for i, cand in enumerate(table.cands):
-            if not (cand.kind is MeldKind.SET and cand.positions[0] == 1):
+        for i in table.ones_sets:
+            cand, _, size, _, _, score, _ = table.cands[i]
+            if size > budget or (owed and not table.hits[i]):
                 continue
-            if table.size[i] > budget or (need and not table.hits[i]):
-                continue
-            score = table.score[i]
             if score > top or (
                 score == top
                 and chosen is not None
@@ -189,6 +207,70 @@ def _search(
         return None
     points = sum(variant.opening_value(c.kind, p) for c in chosen for p in c.positions)
     return tuple(sorted(chosen, key=_display_key)), points
+
+
+_JOKER_SCALE = 64
+"""Scores are ``points * 64 - jokers``: fewer jokers break ties (no rack holds 64)."""
+
+_Entry = tuple[Candidate, int, int, int, int, int, int]
+"""A candidate pre-digested for one field width: (candidate, need, size, lowest kind,
+class bit, score, order) where ``order`` sorts as :func:`_sort_key`."""
+
+_ENTRIES: dict[tuple[int, Callable[[MeldKind, int], int]], dict[int, _Entry]] = {}
+
+
+def _entries(
+    found: Sequence[Candidate], width: int, value: Callable[[MeldKind, int], int]
+) -> list[_Entry]:
+    """The digested form of every candidate, cached across racks.
+
+    :func:`candidates` hands out the same objects for the same suit rows and set
+    columns, so the cache is keyed by identity; it holds each candidate, so an
+    id is never reused while its entry lives.
+    """
+    cache = _ENTRIES.get((width, value))
+    if cache is None:
+        cache = _ENTRIES[width, value] = {}
+    elif len(cache) > 200_000:
+        cache.clear()
+    out: list[_Entry] = []
+    for cand in found:
+        entry = cache.get(id(cand))
+        if entry is None or entry[0] is not cand:
+            need = 0
+            for k, c in cand.need:
+                need += c << (width * k)
+            points = sum(value(cand.kind, p) for p in cand.positions)
+            score = points * _JOKER_SCALE - cand.kinds.count(JOKER_KIND)
+            bit = _RUN if cand.kind is MeldKind.RUN else _SET
+            # ``need`` is sorted by kind and jokers come last.
+            entry = (cand, need, len(cand.kinds), cand.need[0][0], bit, score, _order(cand))
+            cache[id(cand)] = entry
+        out.append(entry)
+    return out
+
+
+def _order(cand: Candidate) -> int:
+    """An int that sorts like :func:`_sort_key` (kinds, then positions, lexicographically)."""
+    code = 0
+    for i in range(15):
+        code = code * 54 + (cand.kinds[i] + 1 if i < len(cand.kinds) else 0)
+    for i in range(15):
+        code = code * 16 + (cand.positions[i] if i < len(cand.positions) else 0)
+    return code
+
+
+_GUARDS: dict[int, int] = {}
+
+
+def _guard(width: int) -> int:
+    guard = _GUARDS.get(width)
+    if guard is None:
+        guard = _GUARDS[width] = sum(1 << (width * k + width - 1) for k in range(JOKER_KIND + 1))
+    return guard
+
+
+_Solve = Callable[[int, int, int, bool], _Classes]
 
 
 class _Table:
@@ -206,69 +288,167 @@ class _Table:
         variant: Variant,
         must: int | None,
     ) -> None:
-        bits = max(1, max(counts).bit_length())
+        top = max(counts)
+        # A fixed width for ordinary racks keeps the digested candidates reusable.
+        bits = 3 if top < 8 else top.bit_length()
         self.width = width = bits + 1
-        self.guard = sum(1 << (width * k + bits) for k in range(JOKER_KIND + 1))
+        self.guard = guard = _guard(width)
         self.naturals = (1 << (width * JOKER_KIND)) - 1
-        self.state = sum(c << (width * k) for k, c in enumerate(counts))
+        state = 0
+        for k, c in enumerate(counts):
+            if c:
+                state |= c << (width * k)
+        self.state = state
         self.must_field = 0 if must is None else ((1 << bits) - 1) << (width * must)
-        # Jokers used break ties between equal points: fewer is better, and no
-        # laydown uses more jokers than the rack holds.
-        scale = counts[JOKER_KIND] + 1
-        self.cands: list[Candidate] = []
-        self.need: list[int] = []
-        self.size: list[int] = []
-        self.score: list[int] = []
-        self.bit: list[int] = []
-        self.hits: list[bool] = []
-        # What the search branches on: for each lowest natural kind, the distinct
-        # (pieces, class) pairs with their best score.  Readings of the same
-        # pieces that score less (R5 J J as 3-4-5 or 5-6-7) can never beat the
-        # best one, so only rebuild() looks at every candidate.
+        held = state | guard
+        self.cands = cands = [
+            e
+            for e in _entries(found, width, variant.opening_value)
+            if (held - e[1]) & guard == guard
+        ]
+        self.hits = [False] * len(cands) if must is None else [must in e[0].kinds for e in cands]
+        self.ones_sets = [i for i, e in enumerate(cands) if e[4] == _SET and e[0].positions[0] == 1]
+        self.smallest = min((e[2] for e in cands), default=1 << 30)
+
+    def _rows(self, by_class: bool) -> list[list[int]]:
+        """Per lowest natural kind, the candidates the search branches on.
+
+        Readings of the same pieces (in the same class, when classes count)
+        are interchangeable in the search, so only the best-scoring one is
+        kept: R5 J J as 3-4-5 can never beat 5-6-7.
+        """
+        cands = self.cands
         best_of: dict[tuple[int, int], int] = {}
-        # Below this budget nothing fits, so the search stops early.
-        self.smallest = 1 << 30
-        # One opening value per (meld kind, position), looked up instead of called.
-        run_value = [variant.opening_value(MeldKind.RUN, p) for p in range(HIGH_ACE + 1)]
-        set_value = [variant.opening_value(MeldKind.SET, p) for p in range(HIGH_ACE + 1)]
-        for cand in sorted(found, key=_sort_key):
-            need = 0
-            for k, c in cand.need:
-                need += c << (width * k)
-            if not self.fits(self.state, need):
-                continue
-            i = len(self.cands)
-            size = len(cand.kinds)
-            is_run = cand.kind is MeldKind.RUN
-            values = run_value if is_run else set_value
-            points = 0
-            for p in cand.positions:
-                points += values[p]
-            self.cands.append(cand)
-            self.need.append(need)
-            self.size.append(size)
-            self.smallest = min(self.smallest, size)
-            self.score.append(points * scale - cand.kinds.count(JOKER_KIND))
-            self.bit.append(_RUN if is_run else _SET)
-            self.hits.append(must is not None and must in cand.kinds)
-            kept = best_of.setdefault((need, self.bit[i]), i)
-            if self.score[i] > self.score[kept]:
-                best_of[need, self.bit[i]] = i
-        self.by_low: list[list[tuple[int, int, int, int, bool]]] = [[] for _ in range(JOKER_KIND)]
-        for i in sorted(best_of.values()):
-            # ``need`` is sorted by kind and jokers come last, so it starts with
-            # the lowest natural (every candidate has one).
-            self.by_low[self.cands[i].need[0][0]].append(
-                (self.need[i], self.size[i], self.score[i], self.bit[i], self.hits[i])
-            )
+        for i, e in enumerate(cands):
+            key = (e[1], e[4] if by_class else 0)
+            kept = best_of.get(key)
+            if kept is None or e[5] > cands[kept][5]:
+                best_of[key] = i
+        rows: list[list[int]] = [[] for _ in range(JOKER_KIND)]
+        for i in best_of.values():
+            rows[cands[i][3]].append(i)
+        return rows
 
-    def fits(self, state: int, need: int) -> bool:
-        """Whether the rack ``state`` holds every piece ``need`` counts."""
-        # Each field of state|guard stays >= need's field unless the rack lacks
-        # pieces, in which case that field borrows from its own guard bit only.
-        return ((state | self.guard) - need) & self.guard == self.guard
+    def plain_solver(self) -> _Solve:
+        """``solve`` with one score for every class, keyed by the rack alone.
 
-    def solver(self) -> Callable[[int, int, int, bool], _Classes]:
+        The answer is widened to the four classes (every nonempty class gets
+        the best score), which :meth:`rebuild` reads as "any class will do".
+        """
+        width = self.width
+        guard = self.guard
+        naturals = self.naturals
+        cands = self.cands
+        rows = [
+            [(cands[i][1], cands[i][5]) for i in row if cands[i][5] > 0]
+            for row in self._rows(by_class=False)
+        ]
+        memo: dict[int, int] = {}
+
+        def solve(state: int) -> int:
+            hit = memo.get(state)
+            if hit is not None:
+                return hit
+            best = 0
+            if state & naturals:
+                kind = ((state & -state).bit_length() - 1) // width
+                best = solve(state - (1 << (width * kind)))
+                held = state | guard
+                for need, value in rows[kind]:
+                    if (held - need) & guard == guard:
+                        score = solve(state - need) + value
+                        if score > best:
+                            best = score
+            memo[state] = best
+            return best
+
+        def widened(state: int, pieces: int, budget: int, owed: bool) -> _Classes:
+            best = solve(state)
+            return (best, best, best, best) if best > 0 else (0, _NONE, _NONE, _NONE)
+
+        return widened
+
+    def class_solver(self, structure: OpeningStructure) -> _Solve:
+        """``solve`` for a search with no piece budget and no must-include face.
+
+        The memo is keyed by the rack alone.  With ``RUN_AND_SET`` the four
+        classes are tracked; otherwise only "holds a run" (the structure rules
+        of §9.8 ask nothing else), widened so that class 1 and 3 hold the best
+        laydown with a run and class 2 the best one without.
+        """
+        width = self.width
+        guard = self.guard
+        naturals = self.naturals
+        cands = self.cands
+        rows = [[(cands[i][1], cands[i][5], cands[i][4]) for i in row] for row in self._rows(True)]
+        if structure is OpeningStructure.RUN_AND_SET:
+            memo4: dict[int, _Classes] = {}
+            empty: _Classes = (0, _NONE, _NONE, _NONE)
+
+            def solve4(state: int) -> _Classes:
+                hit = memo4.get(state)
+                if hit is not None:
+                    return hit
+                if not state & naturals:
+                    memo4[state] = empty
+                    return empty
+                kind = ((state & -state).bit_length() - 1) // width
+                r0, r1, r2, r3 = solve4(state - (1 << (width * kind)))
+                held = state | guard
+                for need, value, bit in rows[kind]:
+                    if (held - need) & guard == guard:
+                        s0, s1, s2, s3 = solve4(state - need)
+                        if bit == _RUN:
+                            r1 = max(r1, max(s0, s1) + value)
+                            r3 = max(r3, max(s2, s3) + value)
+                        else:
+                            r2 = max(r2, max(s0, s2) + value)
+                            r3 = max(r3, max(s1, s3) + value)
+                result = (r0, r1, r2, r3)
+                memo4[state] = result
+                return result
+
+            return lambda state, pieces, budget, owed: solve4(state)
+
+        memo2: dict[int, tuple[int, int]] = {}
+        unit = [1 << (width * k) for k in range(JOKER_KIND + 1)]
+        get = memo2.get
+
+        def solve2(state: int) -> tuple[int, int]:
+            # Children are looked up before calling: most are already known.
+            if not state & naturals:
+                return (0, _NONE)
+            kind = ((state & -state).bit_length() - 1) // width
+            child = state - unit[kind]
+            found = get(child)
+            r0, r1 = solve2(child) if found is None else found
+            held = state | guard
+            for need, value, bit in rows[kind]:
+                if (held - need) & guard == guard:
+                    child = state - need
+                    found = get(child)
+                    s0, s1 = solve2(child) if found is None else found
+                    if bit == _RUN:
+                        s = (s0 if s0 > s1 else s1) + value
+                        if s > r1:
+                            r1 = s
+                    else:
+                        if s0 + value > r0:
+                            r0 = s0 + value
+                        if s1 + value > r1:
+                            r1 = s1 + value
+            result = (r0, r1)
+            memo2[state] = result
+            return result
+
+        def widened(state: int, pieces: int, budget: int, owed: bool) -> _Classes:
+            found = get(state)
+            r0, r1 = solve2(state) if found is None else found
+            return (0, r1, r0 if r0 > 0 else _NONE, r1)
+
+        return widened
+
+    def solver(self) -> _Solve:
         """A memoised ``solve(rack, pieces, budget, need_must) -> best score per class``.
 
         ``pieces`` is how many pieces the rack holds, ``budget`` how many may
@@ -280,7 +460,12 @@ class _Table:
         guard = self.guard
         naturals = self.naturals
         must_field = self.must_field
-        by_low = self.by_low
+        cands = self.cands
+        hits = self.hits
+        rows = [
+            [(cands[i][1], cands[i][2], cands[i][5], cands[i][4], hits[i]) for i in row]
+            for row in self._rows(True)
+        ]
         smallest = self.smallest
         nothing: _Classes = (_NONE, _NONE, _NONE, _NONE)
         empty: _Classes = (0, _NONE, _NONE, _NONE)
@@ -297,16 +482,15 @@ class _Table:
             elif budget < smallest or not state & naturals:
                 result = nothing if owed else empty
             else:
-                low = (state & -state).bit_length() - 1
-                kind = low // width
+                kind = ((state & -state).bit_length() - 1) // width
                 # Branch 1: one copy of the lowest kind stays on the rack.
                 r0, r1, r2, r3 = solve(state - (1 << (width * kind)), pieces - 1, budget, owed)
                 # Branch 2: a candidate whose lowest natural is that kind takes it.
-                for need, size, value, bit, hits in by_low[kind]:
+                for need, size, value, bit, hit_must in rows[kind]:
                     if size > budget or ((state | guard) - need) & guard != guard:
                         continue
                     s0, s1, s2, s3 = solve(
-                        state - need, pieces - size, budget - size, owed and not hits
+                        state - need, pieces - size, budget - size, owed and not hit_must
                     )
                     if bit == _RUN:
                         r1 = max(r1, max(s0, s1) + value)
@@ -322,7 +506,7 @@ class _Table:
 
     def rebuild(
         self,
-        solve: Callable[[int, int, int, bool], _Classes],
+        solve: _Solve,
         state: int,
         pieces: int,
         budget: int,
@@ -338,22 +522,26 @@ class _Table:
         """
         chosen: list[Candidate] = []
         acc = 0
+        guard = self.guard
+        hits = self.hits
+        scan = sorted(range(len(self.cands)), key=lambda i: self.cands[i][6])
         while not (target == 0 and not owed and acc in allowed):
-            for i, cand in enumerate(self.cands):
-                size = self.size[i]
-                value = self.score[i]
-                if size > budget or value > target or not self.fits(state, self.need[i]):
+            held = state | guard
+            for i in scan:
+                cand, need, size, _, bit, value, _ = self.cands[i]
+                if size > budget or value > target or (held - need) & guard != guard:
                     continue
-                rest_owed = owed and not self.hits[i]
-                sub = solve(state - self.need[i], pieces - size, budget - size, rest_owed)
-                cls = acc | self.bit[i]
-                if any(sub[m] == target - value and cls | m in allowed for m in range(4)):
+                rest_owed = owed and not hits[i]
+                sub = solve(state - need, pieces - size, budget - size, rest_owed)
+                cls = acc | bit
+                rest = target - value
+                if any(sub[m] == rest and cls | m in allowed for m in range(4)):
                     chosen.append(cand)
-                    state -= self.need[i]
+                    state -= need
                     pieces -= size
                     budget -= size
                     owed = rest_owed
-                    target -= value
+                    target = rest
                     acc = cls
                     break
             else:  # pragma: no cover - solve() promised this target
