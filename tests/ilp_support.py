@@ -290,3 +290,170 @@ def sample_racks(
             pool = [f for f in naturals if low <= f.rank <= low + 5 or f.rank == 1]
         out.append(tuple(rng.sample(pool, size - wild)) + tuple(jokers[:wild]))
     return out
+
+
+# ------------------------------------------------------------- board contracts (§9.13)
+
+
+def _feasible(
+    n: int,
+    rows: list[tuple[list[tuple[int, float]], float, float]],
+    upper: Sequence[float] | None = None,
+) -> bool:
+    """Whether integer x >= 0 (x_i <= upper_i) meets lower <= row . x <= upper for every row."""
+    if n == 0:
+        return all(lo <= 0 <= hi for _, lo, hi in rows)
+    columns: list[list[tuple[int, float]]] = [[] for _ in range(n)]
+    for r, (row, _, _) in enumerate(rows):
+        for j, a in row:
+            columns[j].append((r, a))
+    start = [0]
+    index: list[int] = []
+    coeff: list[float] = []
+    for col in columns:
+        for i, a in col:
+            index.append(i)
+            coeff.append(a)
+        start.append(len(index))
+    lp = highspy.HighsLp()
+    lp.num_col_ = n
+    lp.num_row_ = len(rows)
+    lp.col_cost_ = np.zeros(n)
+    lp.col_lower_ = np.zeros(n)
+    lp.col_upper_ = np.array(list(upper) if upper is not None else [14.0] * n)
+    lp.row_lower_ = np.array([lo for _, lo, _ in rows])
+    lp.row_upper_ = np.array([hi for _, _, hi in rows])
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = np.array(start, dtype=np.int32)
+    lp.a_matrix_.index_ = np.array(index, dtype=np.int32)
+    lp.a_matrix_.value_ = np.array(coeff)
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * n
+    h = highspy.Highs()
+    h.silent()
+    h.setOptionValue("threads", 1)
+    h.setOptionValue("presolve", "off")
+    h.passModel(lp)
+    h.run()
+    status = h.getModelStatus()
+    assert status in (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kInfeasible)
+    return status == highspy.HighsModelStatus.kOptimal
+
+
+def _cover(
+    counts: Sequence[int], usable: list[Template], extra: list[tuple[list[int], float, float]]
+) -> bool:
+    """Exact cover of every piece by ``usable`` formations, with extra count rows."""
+    rows: list[tuple[list[tuple[int, float]], float, float]] = []
+    for k in range(JOKER_KIND + 1):
+        row = [(j, float(c)) for j, t in enumerate(usable) for kk, c in t.need if kk == k]
+        if not row and counts[k]:
+            return False
+        if row:
+            rows.append((row, float(counts[k]), float(counts[k])))
+    for members, lo, hi in extra:
+        rows.append(([(j, 1.0) for j in members], lo, hi))
+    return _feasible(len(usable), rows)
+
+
+def ilp_contract_value(counts: Sequence[int], rules: MeldRules, *, strict_mosaic: bool) -> int:
+    """The value of the best §9.13 contract 14 tiles form (0: none), one program per contract.
+
+    Bicolour is read as two single-colour runs of two colours (the default option).
+    """
+    if sum(counts) != 14:
+        return 0
+    usable = [
+        t
+        for t in templates(rules, counts[JOKER_KIND], Material.TILES)
+        if all(counts[k] >= c for k, c in t.need)
+    ]
+    runs = [j for j, t in enumerate(usable) if t.kind is MeldKind.RUN]
+    sets = [j for j, t in enumerate(usable) if t.kind is MeldKind.SET]
+    full = [j for j in runs if len(usable[j].kinds) == 14]
+    checks: list[tuple[int, Callable[[], bool]]] = [
+        (1500, lambda: _cover(counts, usable, [(full, 1, 1)])),
+        (1300, lambda: _pairs(counts)),
+        (
+            1200,
+            lambda: _cover(
+                counts,
+                usable,
+                [(runs, 2, 2), (sets, 0, 0)]
+                + [([j for j in runs if _suit(usable[j]) == s], 0, 1) for s in range(4)],
+            ),
+        ),
+        (1000, lambda: _mosaic(counts, strict_mosaic)),
+        (
+            700,
+            lambda: _cover(
+                counts,
+                usable,
+                [
+                    (runs, 0, 0),
+                    ([j for j in sets if len(usable[j].kinds) == 4], 2, 2),
+                    ([j for j in sets if len(usable[j].kinds) == 3], 2, 2),
+                ],
+            ),
+        ),
+        (500, lambda: _cover(counts, usable, [])),
+    ]
+    for value, check in checks:
+        if check():
+            return value
+    return 0
+
+
+def _suit(t: Template) -> int:
+    return next(k // 13 for k in t.kinds if k != JOKER_KIND)
+
+
+def _pairs(counts: Sequence[int]) -> bool:
+    """Seven pairs: identical naturals, a natural with a joker, or two jokers (A-61)."""
+    kinds = [k for k in range(52) if counts[k]]
+    # Columns: pairs p_k, natural+joker q_k, then joker pairs r.
+    n = 2 * len(kinds) + 1
+    rows: list[tuple[list[tuple[int, float]], float, float]] = []
+    for i, k in enumerate(kinds):
+        rows.append(([(2 * i, 2.0), (2 * i + 1, 1.0)], float(counts[k]), float(counts[k])))
+    jokers = float(counts[JOKER_KIND])
+    rows.append(([(2 * i + 1, 1.0) for i in range(len(kinds))] + [(n - 1, 2.0)], jokers, jokers))
+    return _feasible(n, rows)
+
+
+def _mosaic(counts: Sequence[int], strict: bool) -> bool:
+    """1-2-…-13-1 with no two neighbours of one colour; strict adds the RO conditions."""
+
+    # x[p][s] (natural of colour s at position p) and j[p][s] (joker read as colour s).
+    def x(p: int, s: int) -> int:
+        return 8 * (p - 1) + s
+
+    def j(p: int, s: int) -> int:
+        return 8 * (p - 1) + 4 + s
+
+    n = 8 * 14
+    upper = [0.0] * n
+    for p in range(1, 15):
+        rank = 1 if p == 14 else p
+        for s in range(4):
+            upper[x(p, s)] = 1.0 if counts[s * 13 + rank - 1] else 0.0
+            upper[j(p, s)] = 1.0 if counts[JOKER_KIND] else 0.0
+    rows: list[tuple[list[tuple[int, float]], float, float]] = []
+    for p in range(1, 15):
+        rows.append(([(x(p, s), 1.0) for s in range(4)] + [(j(p, s), 1.0) for s in range(4)], 1, 1))
+    for s in range(4):
+        for rank in range(1, 14):
+            spots = [1, 14] if rank == 1 else [rank]
+            c = float(counts[s * 13 + rank - 1])
+            rows.append(([(x(p, s), 1.0) for p in spots], c, c))
+    jokers = float(counts[JOKER_KIND])
+    rows.append(([(j(p, s), 1.0) for p in range(1, 15) for s in range(4)], jokers, jokers))
+    for s in range(4):
+        for p in range(1, 14):
+            pair = [(x(p, s), 1.0), (j(p, s), 1.0), (x(p + 1, s), 1.0), (j(p + 1, s), 1.0)]
+            rows.append((pair, 0, 1))
+        if strict:
+            first = [(v(p, s), 1.0) for p in range(1, 5) for v in (x, j)]
+            rows.append((first, 0, 1))
+            ends = [(v(p, s), 1.0) for p in (1, 14) for v in (x, j)]
+            rows.append((ends, 0, 1))
+    return _feasible(n, rows, upper)

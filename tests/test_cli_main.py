@@ -14,7 +14,7 @@ from rummykit.cli.main import SIMULATION_DEALS, cli
 from rummykit.engine.record import load_record
 from rummykit.rules import all_variants, find_variant
 
-COMMANDS = ("play", "simulate", "rules", "meld", "solve", "replay")
+COMMANDS = ("play", "simulate", "rules", "meld", "solve", "hint", "replay")
 
 
 @pytest.fixture
@@ -71,6 +71,7 @@ def test_version(runner: CliRunner) -> None:
         ("rules", ["rules summary", "--option", "--players"]),
         ("meld", ["valid formation", "opening points", "--json"]),
         ("solve", ["best opening", "least deadwood", "--hand", "--goal", "--keep", "--json"]),
+        ("hint", ["joker", "--hand", "--table", "--opened", "--json"]),
         ("replay", ["Re-check every action", "--json", "FILE"]),
     ],
 )
@@ -337,6 +338,52 @@ def test_solve_every_goal_as_text(runner: CliRunner) -> None:
         "nothing to lay"
     )
     assert "--hand" in usage_error(runner, "solve", "remi_ro")
+
+
+# --------------------------------------------------------------------- hint
+
+
+def test_hint_text_and_json(runner: CliRunner) -> None:
+    args = ["hint", "remi_ro", "--hand", "R8 R6 B2 B3 K13", "--table", "[R5 J R7] [B9 Y9 K9]"]
+    lines = ok(runner, *args, "--opened").splitlines()
+    assert lines == [
+        "attach    attach R8 -> m1  (extends m1 [R5 J(R6) R7])",
+        "exchange  exchange R6 -> m1  (frees the joker of m1 [R5 J(R6) R7])",
+        "discard   discard K13  (keeps the rest best arranged: 20 points left unmatched)",
+    ]
+    data = as_json(runner, *args, "--opened", "--json")
+    assert [h["topic"] for h in data] == ["attach", "exchange", "discard"]
+    assert all(set(h) == {"topic", "actions", "reason"} for h in data)
+    # Not opened: no attachment (RULES §9.9), but an exchange is offered, to be
+    # completed by opening in the same turn (§9.10, A-55).
+    data = as_json(runner, *args, "--json")
+    assert [h["topic"] for h in data] == ["exchange", "discard"]
+
+
+def test_hint_for_a_card_variant(runner: CliRunner) -> None:
+    data = as_json(
+        runner, "hint", "basic", "--hand", "AH 2H 3H 7S KD", "--table", "[4H 5H 6H]", "--json"
+    )
+    assert data == [
+        {
+            "topic": "laydown",
+            "actions": ["meld [AH 2H 3H]"],
+            "reason": "lays 6 points, the most this rack can",
+        },
+        {"topic": "attach", "actions": ["attach 3H -> m1"], "reason": "extends m1 [4H 5H 6H]"},
+        {
+            "topic": "discard",
+            "actions": ["discard KD"],
+            "reason": "keeps the rest best arranged: 7 points left unmatched",
+        },
+    ]
+
+
+def test_hint_errors(runner: CliRunner) -> None:
+    assert "not a formation" in usage_error(
+        runner, "hint", "remi_ro", "--hand", "R1", "--table", "[R1 B7 K9]"
+    )
+    assert "plain J" in usage_error(runner, "hint", "remi_ro", "--hand", "J(R5)")
 
 
 # --------------------------------------------------------------------- simulate and replay

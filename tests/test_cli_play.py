@@ -14,8 +14,10 @@ from rummykit.bots import Bot, GreedyBot, play_to_end
 from rummykit.cli.play import CARD_HELP, HELP, play_interactive
 from rummykit.engine.actions import Ready
 from rummykit.engine.game import Game, Phase
+from rummykit.engine.position import analysis_game
 from rummykit.engine.record import load_record, replay
 from rummykit.engine.view import view
+from rummykit.model.pieces import Material, parse_faces
 
 HUMAN = 0
 
@@ -101,9 +103,22 @@ def test_help_prints_the_command_list() -> None:
     _, text, _ = run(["help"])
     assert HELP in text
     for command in ("draw", "take [N]", "meld", "attach", "exchange", "discard", "three",
-                    "board", "reset", "legal", "sort colour|number", "scores", "save FILE",
+                    "board", "reset", "legal", "hint", "sort colour|number", "scores", "save FILE",
                     "quit"):
         assert command in HELP
+
+
+def test_hint_command_suggests_for_the_human() -> None:
+    rack = parse_faces("R8 R6 B2 B3 K13", Material.TILES)
+    run_with_joker = [(f, None) for f in parse_faces("R5 J R7", Material.TILES)]
+    game = analysis_game("remi_ro", rack, [run_with_joker], players=2, opened=True)
+    _, text, _ = run(["hint"], game)
+    assert "hint: attach: attach R8 -> m1  (extends m1 [R5 J(R6) R7])" in text
+    assert "hint: exchange: exchange R6 -> m1" in text
+    assert "hint: discard: discard K13" in text
+    # Before play (announcements) there is nothing to suggest yet.
+    _, text, _ = run(["hint"], _game())
+    assert "No hints: draw or take first." in text
 
 
 def test_legal_lists_the_legal_actions() -> None:

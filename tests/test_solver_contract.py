@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+
 import pytest
 
-from rummykit.model.pieces import Face, Material, parse_faces
+from ilp_support import ilp_contract_value
+from rummykit.model.candidates import counts_of
+from rummykit.model.pieces import JOKER_KIND, Face, Material, parse_faces
 from rummykit.rules import find_variant
-from rummykit.rules.remi_ro import REMI_RO
+from rummykit.rules.remi_ro import MELD_RULES, REMI_RO
 from rummykit.solver import ContractAnswer, best_contract
 
+TILES = Material.TILES
 BOARD = dict(REMI_RO.resolve(4, {"board_play_enabled": True}))
 
 
@@ -43,3 +49,114 @@ def test_sizes_and_variants_are_checked() -> None:
         best_contract(tiles("R1 R2 R3"), REMI_RO, no_board)
     with pytest.raises(ValueError, match="no board-play"):
         best_contract(tiles("R1 R2 R3"), basic, basic.resolve(basic.default_players))
+
+
+# ------------------------------------------- exactness against an integer program (HiGHS)
+
+
+def _near_contract(rng: random.Random) -> list[int] | None:
+    """14 face kinds built as one contract family, then sometimes spoiled or given jokers."""
+    shape = rng.randrange(6)
+    kinds: list[int] = []
+    if shape == 0:  # monocolour, or a mosaic-like mix of colours
+        colours = [rng.randrange(4)] * 14 if rng.random() < 0.5 else _alternating(rng)
+        kinds = [c * 13 + (p % 13) for p, c in enumerate(colours)]
+    elif shape == 1:  # doubles
+        kinds = [k for k in rng.sample(range(52), 7) for _ in range(2)]
+    elif shape == 2:  # bicolour: two runs of two colours
+        first = rng.randint(3, 11)
+        c1, c2 = rng.sample(range(4), 2)
+        kinds = _run(c1, rng.randint(1, 15 - first), first) + _run(
+            c2, rng.randint(1, 15 - (14 - first)), 14 - first
+        )
+    elif shape == 3:  # bete: sets of 4, 4, 3, 3
+        for size in (4, 4, 3, 3):
+            rank = rng.randrange(13)
+            kinds += [s * 13 + rank for s in rng.sample(range(4), size)]
+    else:  # a simple cover by runs and sets
+        while len(kinds) < 14:
+            size = min(rng.randint(3, 5), 14 - len(kinds))
+            if size < 3:
+                return None
+            if rng.random() < 0.5:
+                kinds += _run(rng.randrange(4), rng.randint(1, 15 - size), size)
+            else:
+                rank = rng.randrange(13)
+                kinds += [s * 13 + rank for s in rng.sample(range(4), min(size, 4))]
+        kinds = kinds[:14]
+    for _ in range(rng.choice((0, 0, 1, 2))):
+        kinds[rng.randrange(14)] = JOKER_KIND
+    if rng.random() < 0.3:
+        kinds[rng.randrange(14)] = rng.randrange(52)
+    counts = counts_of(kinds)
+    if max(counts[:52]) > 2 or counts[JOKER_KIND] > 2 or len(kinds) != 14:
+        return None
+    return kinds
+
+
+def _run(colour: int, start: int, size: int) -> list[int]:
+    return [colour * 13 + (p - 1) % 13 for p in range(start, start + size)]
+
+
+def _alternating(rng: random.Random) -> list[int]:
+    colours = rng.sample(range(4), 4)
+    while len(colours) < 14:
+        colours.append(rng.choice([c for c in range(4) if c != colours[-1]]))
+    return colours
+
+
+def _racks(count: int, seed: int) -> list[tuple[Face, ...]]:
+    rng = random.Random(seed)
+    out: list[tuple[Face, ...]] = []
+    while len(out) < count:
+        kinds = _near_contract(rng)
+        if kinds is not None:
+            out.append(tuple(face_of(k) for k in kinds))
+    return out
+
+
+def face_of(kind: int) -> Face:
+    return Face.joker(TILES) if kind == JOKER_KIND else Face.of(TILES, kind // 13, kind % 13 + 1)
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_contracts_match_integer_program(strict: bool) -> None:
+    """1,000 racks near every contract family (RULES §9.13), jokers included (A-61)."""
+    options = dict(REMI_RO.resolve(4, {"board_play_enabled": True, "mosaic_strict": strict}))
+    mismatches = []
+    values: Counter[int] = Counter()
+    for rack in _racks(1000 if strict else 300, seed=31 + strict):
+        answer = best_contract(rack, REMI_RO, options)
+        got = 0 if answer is None else answer.contract.value
+        want = ilp_contract_value(
+            counts_of([f.kind for f in rack]), MELD_RULES, strict_mosaic=strict
+        )
+        values[want] += 1
+        if got != want:
+            mismatches.append((" ".join(map(str, rack)), got, want))
+    assert mismatches == []
+    # The racks reach every contract value, and racks with none.
+    assert set(values) == {0, 500, 700, 1000, 1200, 1300, 1500}
+
+
+def test_closing_discard_matches_integer_program() -> None:
+    """15 tiles: the best contract over every discard, on 40 racks."""
+    rng = random.Random(41)
+    mismatches = []
+    for rack in _racks(40, seed=42):
+        extra = face_of(rng.randrange(52))
+        faces = (*rack, extra)
+        if counts_of([f.kind for f in faces])[extra.kind] > 2:
+            continue
+        answer = best_contract(faces, REMI_RO, BOARD)
+        got = 0 if answer is None else answer.contract.value
+        want = 0
+        for i in range(15):
+            rest = faces[:i] + faces[i + 1 :]
+            value = ilp_contract_value(
+                counts_of([f.kind for f in rest]), MELD_RULES, strict_mosaic=True
+            )
+            want = max(want, value)
+        if got != want:
+            mismatches.append((" ".join(map(str, faces)), got, want))
+    assert mismatches == []

@@ -20,12 +20,14 @@ from rummykit.cli.render import render_results
 from rummykit.cli.simulate import GameSummary, run_simulation
 from rummykit.engine.actions import parse_piece_token
 from rummykit.engine.game import Game
+from rummykit.engine.position import analysis_game
 from rummykit.engine.record import RecordError, load_record, replay
 from rummykit.model.pieces import NotationError
 from rummykit.rules.meldcheck import check_meld
 from rummykit.rules.options import OptionError, parse_option_value
 from rummykit.rules.variant import UnknownVariantError, Variant, all_variants, find_variant
 from rummykit.solver import goal_names, solve_goal
+from rummykit.solver.hints import hints, hints_json
 
 __all__ = ["cli", "main"]
 
@@ -427,6 +429,59 @@ def _solve_lines(goal: str, data: dict[str, Any]) -> list[str]:
         close = "" if data["discard"] is None else f", closing with {data['discard']}"
         return [f"{data['contract']} ({data['value']}){close}"]
     return [json.dumps(data, indent=2)]
+
+
+@cli.command()
+@click.argument("variant")
+@click.option("--hand", required=True, help='Your pieces after drawing, e.g. "R1 B1 K1 Y3 J".')
+@click.option(
+    "--table",
+    "table_text",
+    default="",
+    help='Formations on the table, in brackets: "[R5 R6 R7] [B9 Y9 J]" (J(R7) fixes a joker).',
+)
+@click.option(
+    "--opened/--not-opened",
+    default=False,
+    show_default=True,
+    help="Whether you opened in an earlier turn.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@_OPTION
+def hint(
+    variant: str,
+    hand: str,
+    table_text: str,
+    opened: bool,
+    as_json: bool,
+    option_pairs: tuple[str, ...],
+) -> None:
+    """Hints for a hand and a table: the best laydown now, what attaches where, joker
+    exchanges and a discard, each with a one-line reason."""
+    v = _variant(variant)
+    faces, declared = _pieces(v, (hand,))
+    if any(d is not None for d in declared):
+        raise click.BadParameter("write jokers in a hand as plain J", param_hint="--hand")
+    groups = []
+    for chunk in table_text.replace("]", "]\n").splitlines():
+        chunk = chunk.strip().strip("[]").strip()
+        if chunk:
+            group, marks = _pieces(v, (chunk,))
+            groups.append(list(zip(group, marks, strict=True)))
+    options = _options(v, option_pairs)
+    try:
+        game = analysis_game(v.name, faces, groups, options=options, opened=opened)
+    except (ValueError, OptionError) as exc:
+        raise click.BadParameter(str(exc)) from None
+    found = hints(game)
+    if as_json:
+        click.echo(json.dumps(hints_json(found)))
+        return
+    if not found:
+        click.echo("no hints: nothing to do but draw")
+    for h in found:
+        shown = "; ".join(h.actions) if h.actions else "-"
+        click.echo(f"{h.topic:<9} {shown}  ({h.reason})")
 
 
 @cli.command(name="replay")

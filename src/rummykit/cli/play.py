@@ -17,6 +17,7 @@ from rummykit.engine.game import Game, Phase
 from rummykit.engine.record import save_record
 from rummykit.engine.view import view
 from rummykit.model.pieces import Material, NotationError
+from rummykit.solver.hints import hints
 
 __all__ = ["CARD_HELP", "HELP", "play_interactive"]
 
@@ -35,6 +36,7 @@ HELP = """Commands (tiles: R/Y/B/K + 1..13, joker J, declared joker J(R7)):
   atu | doubles small|big|key | swap R5 P3 | accept R7 | decline | reshuffle | ready
                            before play: announcements and double swaps
   legal                    list every legal action now
+  hint                     best laydown, attachments, joker exchanges and a discard, with reasons
   sort colour|number       how your rack is shown
   scores                   the score table
   save FILE                save the game record
@@ -53,6 +55,7 @@ CARD_HELP = """Commands (cards: A 2..10 J Q K + suit S H D C, e.g. 10H; joker JK
                            "out" alone lays out your dealt hand before your first draw
   reset                    undo this turn's table actions
   legal                    list every legal action now
+  hint                     best laydown, lay-offs, joker exchanges and a discard, with reasons
   sort colour|number       how your hand is shown (by suit or by rank)
   scores                   the score table
   save FILE                save the game record
@@ -141,6 +144,14 @@ def play_interactive(
             console.print(
                 "Legal now: " + ", ".join(str(a) for a in game.legal_actions()), markup=False
             )
+            continue
+        if word == "hint":
+            found = hints(game)
+            if not found:
+                console.print("No hints: draw or take first.")
+            for h in found:
+                what = "; ".join(h.actions) if h.actions else "-"
+                console.print(f"hint: {h.topic}: {what}  ({h.reason})", markup=False)
             continue
         if word == "sort":
             arg = line.split()[1:2]

@@ -1,0 +1,103 @@
+"""Analysis positions: a game set up from a rack and a table instead of a deal.
+
+Hints and solvers ask "what can this rack do on this table?".  The engine is
+the one source of legality, so rather than re-implement attachment and joker
+exchange rules, :func:`analysis_game` builds a real :class:`Game` in which
+``seat`` is to move, has drawn, holds ``rack`` and faces ``table``; its
+``legal_actions()`` then answer the question.  Every other piece goes to the
+stock (other racks are empty), so nothing hidden matters to the answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rummykit.engine.errors import IllegalActionError
+from rummykit.engine.game import Game, Phase, _Turn
+from rummykit.engine.table import Formation
+from rummykit.model.melds import best_reading, read_meld
+from rummykit.model.pieces import Face
+
+__all__ = ["analysis_game"]
+
+
+def analysis_game(
+    variant: str,
+    rack: Sequence[Face],
+    table: Sequence[Sequence[tuple[Face, Face | None]]] = (),
+    *,
+    players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    opened: bool = True,
+) -> Game:
+    """A game where seat 0 is to move after drawing from the stock, holding ``rack``.
+
+    ``table`` lists formations as (face, declared) pairs (``declared`` fixes
+    what a joker stands for, else None); they belong to seat 1, who has
+    opened.  ``opened`` says whether seat 0 has opened in an earlier turn.
+    Raises ``ValueError`` when a formation is not legal under the variant's
+    meld rules or the pieces do not exist in its material.
+    """
+    game = Game(variant, players, options, seed=0)
+    free: dict[Face, list[int]] = {}
+    for piece, face in enumerate(game.faces):
+        free.setdefault(face, []).append(piece)
+
+    def take(face: Face) -> int:
+        left = free.get(face)
+        if not left:
+            raise ValueError(f"{game.variant.name} has no more {face} pieces for this position")
+        return left.pop(0)
+
+    owner = 1 % game.players
+    formations: list[Formation] = []
+    for number, meld in enumerate(table, start=1):
+        faces = tuple(f for f, _ in meld)
+        declared = tuple(d for _, d in meld)
+        readings = read_meld(faces, game.rules, declared)
+        if not readings:
+            shown = " ".join(str(f) for f in faces)
+            raise ValueError(f"[{shown}] is not a formation in {game.variant.name}")
+        reading = best_reading(faces, readings, game.variant.opening_value)
+        pieces = [take(f) for f in faces]
+        order = sorted(range(len(faces)), key=lambda i: reading.positions[i])
+        formations.append(
+            Formation(
+                id=number,
+                owner=owner,
+                kind=reading.kind,
+                suit=reading.suit,
+                pieces=tuple(pieces[i] for i in order),
+                positions=tuple(reading.positions[i] for i in order),
+                kinds=tuple(faces[i].kind for i in order),
+            )
+        )
+    held = sorted(take(f) for f in rack)
+    rest = [p for left in free.values() for p in left]
+    game.racks = [held] + [[] for _ in range(game.players - 1)]
+    game.stock = sorted(rest)
+    game.column = []
+    game.table = formations
+    game.credit = [-1] * len(game.pieces)
+    for formation in formations:
+        for piece in formation.pieces:
+            game.credit[piece] = owner
+    game.locked = set()
+    game.opened = [opened if s == 0 else s == owner for s in range(game.players)]
+    game.has_laid = list(game.opened)
+    game.board = [False] * game.players
+    game.pending_swap = None
+    game.phase = Phase.TURNS
+    game.to_move = 0
+    # Round 2 or later, so no first-round restriction applies (RULES §9.5).
+    game.turn_number = game.players
+    game.turns_taken = [2] * game.players
+    game.turn = _Turn(acquired="draw", start_rack=len(held) - 1)
+    game.snapshot = None
+    game._legal_cache = None
+    try:
+        game.legal_actions()
+    except IllegalActionError as exc:  # pragma: no cover - a defect in this set-up
+        raise ValueError(f"position is not playable: {exc}") from None
+    return game
