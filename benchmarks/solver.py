@@ -6,8 +6,9 @@
 Each row solves the same seeded racks of 14-15 pieces, two of them jokers, with
 rummykit's exact solver and with the integer-programming formulation the
 exactness tests use (tests/ilp_support.py; needs the ``test`` extra).  Times are
-CPU time of this process (``time.process_time``) on one core, per solve; the
-solver first warms its caches on other racks, as a long game would have them.
+CPU time of this process (``time.process_time``) on one core, per solve, each
+side timed in its own pass with garbage collection paused (as ``timeit`` does);
+the solver first warms its caches on other racks, as a long game would have them.
 The ratio is the ILP median over the rummykit median.  Optimal values must agree
 on every rack: a disagreement is reported and fails the run.
 """
@@ -15,6 +16,7 @@ on every rack: a disagreement is reported and fails the run.
 from __future__ import annotations
 
 import argparse
+import gc
 import platform
 import random
 import statistics
@@ -94,10 +96,21 @@ def objectives(variant: Variant) -> list[tuple[str, Solver, Solver]]:
     return rows
 
 
-def timed(solve: Solver, rack: tuple[Face, ...]) -> tuple[float, int]:
-    start = time.process_time()
-    value = solve(rack)
-    return (time.process_time() - start) * 1000.0, value
+def timed_pass(solve: Solver, measured: list[tuple[Face, ...]]) -> tuple[list[float], list[int]]:
+    """Milliseconds and answer per rack; one solver at a time, garbage collection paused
+    (as ``timeit`` does) so neither side pays for the other's garbage."""
+    times: list[float] = []
+    values: list[int] = []
+    gc.collect()
+    gc.disable()
+    try:
+        for rack in measured:
+            start = time.process_time()
+            values.append(solve(rack))
+            times.append((time.process_time() - start) * 1000.0)
+    finally:
+        gc.enable()
+    return times, values
 
 
 def p99(samples: list[float]) -> float:
@@ -134,15 +147,9 @@ def main() -> None:
                 ours(rack)
             for rack in warm[:5]:
                 theirs(rack)  # builds the ILP's meld templates once
-            ours_ms: list[float] = []
-            ilp_ms: list[float] = []
-            agree = 0
-            for rack in measured:
-                t_ours, v_ours = timed(ours, rack)
-                t_ilp, v_ilp = timed(theirs, rack)
-                ours_ms.append(t_ours)
-                ilp_ms.append(t_ilp)
-                agree += v_ours == v_ilp
+            ours_ms, ours_values = timed_pass(ours, measured)
+            ilp_ms, ilp_values = timed_pass(theirs, measured)
+            agree = sum(a == b for a, b in zip(ours_values, ilp_values, strict=True))
             failed |= agree != count
             med, med_ilp = statistics.median(ours_ms), statistics.median(ilp_ms)
             print(

@@ -48,3 +48,16 @@ def test_bad_positions_are_rejected() -> None:
         analysis_game("remi_ro", (), [tiles("R5 B7 K9")])
     with pytest.raises(ValueError, match="no more R5"):
         analysis_game("remi_ro", parse_faces("R5 R5 R5", Material.TILES))
+
+
+def test_locked_jokers_cannot_be_exchanged() -> None:
+    run = [(f, None) for f in parse_faces("R5 J R7", Material.TILES)]
+    rack = parse_faces("R6 B2 B3", Material.TILES)
+    game = analysis_game("remi_ro", rack, [run], locked=[[False, True, False]])
+    assert not any(isinstance(a, ExchangeJoker) for a in game.legal_actions())
+    assert game.locked == {game.table[0].pieces[1]}
+
+
+def test_owners_are_checked() -> None:
+    with pytest.raises(ValueError, match="owners"):
+        analysis_game("remi_ro", (), [tiles("R5 R6 R7")], owners=[7])

@@ -342,3 +342,15 @@ def test_seat_view_is_built_from_plain_values() -> None:
     assert isinstance(v, SeatView)
     for name in v.__dataclass_fields__:
         assert not isinstance(getattr(v, name), Game)
+
+
+def test_view_shows_which_table_jokers_are_locked() -> None:
+    # RULES §9.10: an exchanged joker may not be exchanged again; everyone saw it happen.
+    from rummykit.engine.position import analysis_game
+    from rummykit.model.pieces import Material, parse_faces
+
+    run = [(f, None) for f in parse_faces("R5 J R7", Material.TILES)]
+    game = analysis_game("remi_ro", parse_faces("B2", Material.TILES), [run, run[:]])
+    assert [f.locked for f in view(game, 0).table] == [(), ()]
+    game.locked = {game.table[1].pieces[1]}
+    assert [f.locked for f in view(game, 0).table] == [(), (False, True, False)]

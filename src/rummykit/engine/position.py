@@ -30,12 +30,17 @@ def analysis_game(
     players: int | None = None,
     options: Mapping[str, Any] | None = None,
     opened: bool = True,
+    owners: Sequence[int] | None = None,
+    locked: Sequence[Sequence[bool]] | None = None,
 ) -> Game:
     """A game where seat 0 is to move after drawing from the stock, holding ``rack``.
 
     ``table`` lists formations as (face, declared) pairs (``declared`` fixes
-    what a joker stands for, else None); they belong to seat 1, who has
-    opened.  ``opened`` says whether seat 0 has opened in an earlier turn.
+    what a joker stands for, else None); ``owners[i]`` is the seat that laid
+    formation ``i`` (default: seat 1), and every owner has opened.  ``opened``
+    says whether seat 0 has opened in an earlier turn.  ``locked[i][j]`` marks
+    piece ``j`` of formation ``i`` (in the order given) as a joker that may not
+    be exchanged again (RULES §9.10).
     Raises ``ValueError`` when a formation is not legal under the variant's
     meld rules or the pieces do not exist in its material.
     """
@@ -50,8 +55,12 @@ def analysis_game(
             raise ValueError(f"{game.variant.name} has no more {face} pieces for this position")
         return left.pop(0)
 
-    owner = 1 % game.players
+    if owners is None:
+        owners = [1 % game.players] * len(table)
+    if len(owners) != len(table) or not all(0 <= o < game.players for o in owners):
+        raise ValueError(f"owners must name a seat 0..{game.players - 1} for every formation")
     formations: list[Formation] = []
+    frozen: set[int] = set()
     for number, meld in enumerate(table, start=1):
         faces = tuple(f for f, _ in meld)
         declared = tuple(d for _, d in meld)
@@ -61,11 +70,13 @@ def analysis_game(
             raise ValueError(f"[{shown}] is not a formation in {game.variant.name}")
         reading = best_reading(faces, readings, game.variant.opening_value)
         pieces = [take(f) for f in faces]
+        if locked is not None and number <= len(locked):
+            frozen.update(p for p, flag in zip(pieces, locked[number - 1], strict=False) if flag)
         order = sorted(range(len(faces)), key=lambda i: reading.positions[i])
         formations.append(
             Formation(
                 id=number,
-                owner=owner,
+                owner=owners[number - 1],
                 kind=reading.kind,
                 suit=reading.suit,
                 pieces=tuple(pieces[i] for i in order),
@@ -82,9 +93,9 @@ def analysis_game(
     game.credit = [-1] * len(game.pieces)
     for formation in formations:
         for piece in formation.pieces:
-            game.credit[piece] = owner
-    game.locked = set()
-    game.opened = [opened if s == 0 else s == owner for s in range(game.players)]
+            game.credit[piece] = formation.owner
+    game.locked = frozen
+    game.opened = [opened if s == 0 else s in owners for s in range(game.players)]
     game.has_laid = list(game.opened)
     game.board = [False] * game.players
     game.pending_swap = None

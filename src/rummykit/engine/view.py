@@ -29,6 +29,9 @@ class FormationView:
     faces: tuple[Face, ...]
     positions: tuple[int, ...]
     """Run positions (1..14, 14 = the high 1), or the set's rank for each piece."""
+    locked: tuple[bool, ...] = ()
+    """Per piece: a joker that may not be exchanged again (RULES §9.10); public, since
+    everyone saw the exchange.  Empty for a formation with no locked joker."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +142,12 @@ def _history(game: Game, seat: int) -> tuple[tuple[int, str], ...]:
     return tuple(out)
 
 
+def _locked(pieces: tuple[int, ...], locked: set[int]) -> tuple[bool, ...]:
+    if not locked or locked.isdisjoint(pieces):
+        return ()
+    return tuple(p in locked for p in pieces)
+
+
 def view(game: Game, seat: int) -> SeatView:
     """The view of ``game`` from ``seat``."""
     if not 0 <= seat < game.players:
@@ -171,6 +180,7 @@ def view(game: Game, seat: int) -> SeatView:
                 f.notation(game.pieces),
                 tuple(faces[p] for p in f.pieces),
                 f.positions,
+                _locked(f.pieces, game.locked),
             )
             for f in game.table
         ),

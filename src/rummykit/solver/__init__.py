@@ -9,6 +9,16 @@ Hand objectives (pure functions of faces, a variant and its options):
 * :func:`best_contract` — the best board-play contract (RULES §9.13);
 * :func:`solve_goal` — any of these, or a variant's own goal, by name, as JSON.
 
+Table objectives:
+
+* :func:`table_moves` — every legal attachment and joker exchange for a seat's
+  rack, from its :class:`~rummykit.engine.view.SeatView` (the engine decides);
+* :func:`hints` — for the seat to move in a game: best laydown, attachments,
+  exchanges and a discard, each with a one-line reason.
+
+The exact core under the deadwood objective, usable below the solver layer, is
+:func:`rummykit.model.arrange.min_deadwood`.
+
 Every answer is exact (proved against an integer program in the tests);
 formations are :class:`rummykit.model.candidates.Candidate` objects with every
 joker declared.
@@ -17,19 +27,26 @@ joker declared.
 from rummykit.solver.contract import ContractAnswer, best_contract
 from rummykit.solver.deadwood import Deadwood, least_deadwood
 from rummykit.solver.goals import BUILTIN_GOALS, goal_names, meld_notation, solve_goal
+from rummykit.solver.hints import Hint, hints, hints_json
 from rummykit.solver.opening import Laydown, best_laydown, best_opening, opening_requirement
+from rummykit.solver.table import TableMoves, table_moves
 
 __all__ = [
     "BUILTIN_GOALS",
     "ContractAnswer",
     "Deadwood",
+    "Hint",
     "Laydown",
+    "TableMoves",
     "best_contract",
     "best_laydown",
     "best_opening",
     "goal_names",
+    "hints",
+    "hints_json",
     "least_deadwood",
     "meld_notation",
     "opening_requirement",
     "solve_goal",
+    "table_moves",
 ]

@@ -272,6 +272,9 @@ def _guard(width: int) -> int:
 
 _Solve = Callable[[int, int, int, bool], _Classes]
 
+_EMPTY: list[int] = []
+"""The shared row of a kind no candidate starts at (never appended to)."""
+
 
 class _Table:
     """The candidates of one rack, pre-digested for the search.
@@ -318,15 +321,20 @@ class _Table:
         kept: R5 J J as 3-4-5 can never beat 5-6-7.
         """
         cands = self.cands
-        best_of: dict[tuple[int, int], int] = {}
+        best_of: dict[int, int] = {}
         for i, e in enumerate(cands):
-            key = (e[1], e[4] if by_class else 0)
+            key = e[1] * 4 + e[4] if by_class else e[1]
             kept = best_of.get(key)
             if kept is None or e[5] > cands[kept][5]:
                 best_of[key] = i
-        rows: list[list[int]] = [[] for _ in range(JOKER_KIND)]
+        rows: list[list[int]] = [_EMPTY] * JOKER_KIND
         for i in best_of.values():
-            rows[cands[i][3]].append(i)
+            low = cands[i][3]
+            row = rows[low]
+            if row is _EMPTY:
+                rows[low] = [i]
+            else:
+                row.append(i)
         return rows
 
     def plain_solver(self) -> _Solve:
@@ -339,8 +347,8 @@ class _Table:
         guard = self.guard
         naturals = self.naturals
         cands = self.cands
-        rows = [
-            [(cands[i][1], cands[i][5]) for i in row if cands[i][5] > 0]
+        rows: list[Sequence[tuple[int, int]]] = [
+            [(cands[i][1], cands[i][5]) for i in row if cands[i][5] > 0] if row else ()
             for row in self._rows(by_class=False)
         ]
         memo: dict[int, int] = {}
@@ -380,7 +388,10 @@ class _Table:
         guard = self.guard
         naturals = self.naturals
         cands = self.cands
-        rows = [[(cands[i][1], cands[i][5], cands[i][4]) for i in row] for row in self._rows(True)]
+        rows: list[Sequence[tuple[int, int, int]]] = [
+            [(cands[i][1], cands[i][5], cands[i][4]) for i in row] if row else ()
+            for row in self._rows(True)
+        ]
         if structure is OpeningStructure.RUN_AND_SET:
             memo4: dict[int, _Classes] = {}
             empty: _Classes = (0, _NONE, _NONE, _NONE)
