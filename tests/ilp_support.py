@@ -457,3 +457,15 @@ def _mosaic(counts: Sequence[int], strict: bool) -> bool:
             ends = [(v(p, s), 1.0) for p in (1, 14) for v in (x, j)]
             rows.append((ends, 0, 1))
     return _feasible(n, rows, upper)
+
+
+def ilp_cover_with_run_and_set(counts: Sequence[int], rules: MeldRules) -> bool:
+    """Whether every tile lies in formations including a run and a set (RULES §10.10)."""
+    usable = [
+        t
+        for t in templates(rules, counts[JOKER_KIND], Material.TILES)
+        if all(counts[k] >= c for k, c in t.need)
+    ]
+    runs = [j for j, t in enumerate(usable) if t.kind is MeldKind.RUN]
+    sets = [j for j, t in enumerate(usable) if t.kind is MeldKind.SET]
+    return _cover(counts, usable, [(runs, 1, 14), (sets, 1, 14)])

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from ilp_support import ilp_contract_value
+from ilp_support import ilp_contract_value, ilp_cover_with_run_and_set
 from rummykit.model.candidates import counts_of
 from rummykit.model.pieces import JOKER_KIND, Face, Material, parse_faces
 from rummykit.rules import find_variant
@@ -160,3 +160,30 @@ def test_closing_discard_matches_integer_program() -> None:
         if got != want:
             mismatches.append((" ".join(map(str, faces)), got, want))
     assert mismatches == []
+
+
+def test_remmi_board_game_matches_integer_program() -> None:
+    """RULES §10.10 (8B): 14 tiles in formations with a Kunst and a Laufend; 1,000 racks."""
+    remmi = find_variant("remmi_de")
+    options = remmi.resolve(remmi.default_players, {"board_variant": True})
+    rules = remmi.rules_for(options)
+    mismatches = []
+    found = 0
+    for rack in _racks(1000, seed=51):
+        answer = best_contract(rack, remmi, options)
+        want = ilp_cover_with_run_and_set(counts_of([f.kind for f in rack]), rules)
+        found += want
+        if (answer is not None) != want:
+            mismatches.append(" ".join(map(str, rack)))
+    assert mismatches == []
+    assert 100 < found < 900  # both outcomes are well represented
+
+
+def test_remmi_board_game_two_jokers_bridge_a_gap_of_three() -> None:
+    # R7 R8 J J R11 is a Laufend (two naturals, two jokers: A-66 style limits hold), so
+    # R11 is not an isolated tile; found by the integer-program comparison above.
+    remmi = find_variant("remmi_de")
+    options = remmi.resolve(remmi.default_players, {"board_variant": True})
+    rack = tiles("R6 R7 R8 J J R11 Y6 K3 K4 K5 K6 K7 K8 K9")
+    answer = best_contract(rack, remmi, options)
+    assert answer is not None and answer.contract.name == "kunst_und_laufend"

@@ -14,7 +14,7 @@ from rummykit.model.pieces import Face
 from rummykit.rules.options import Options
 from rummykit.rules.variant import Contract, Variant
 
-__all__ = ["ContractAnswer", "best_contract"]
+__all__ = ["ContractAnswer", "best_contract", "has_board_play"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +23,13 @@ class ContractAnswer:
 
     contract: Contract
     discard: Face | None
+
+
+def has_board_play(variant: Variant, options: Options) -> bool:
+    """Whether some seat may finish with a board contract under these options
+    (RULES §9.13 board play, §10.10 "Spiel auf der Tafel")."""
+    play = variant.play_rules(options)
+    return play.board_play or play.everyone_on_board
 
 
 def best_contract(
@@ -34,7 +41,7 @@ def best_contract(
     the same value the smallest face is named.  None: no contract.  Raises
     ``ValueError`` for a variant without board play or a rack of another size.
     """
-    if not variant.play_rules(options).board_play:
+    if not has_board_play(variant, options):
         raise ValueError(f"{variant.name} has no board-play contracts under these options")
     if len(faces) == 14:
         found = variant.find_contract(faces, options)

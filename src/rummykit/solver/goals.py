@@ -30,7 +30,7 @@ from rummykit.model.melds import MeldKind
 from rummykit.model.pieces import Face, Material
 from rummykit.rules.options import Options
 from rummykit.rules.variant import Variant
-from rummykit.solver.contract import best_contract
+from rummykit.solver.contract import best_contract, has_board_play
 from rummykit.solver.deadwood import least_deadwood
 from rummykit.solver.opening import best_laydown, best_opening, opening_requirement
 
@@ -42,7 +42,7 @@ BUILTIN_GOALS = ("opening", "laydown", "deadwood", "contract", "layout")
 def goal_names(variant: Variant, options: Options) -> tuple[str, ...]:
     """The goals :func:`solve_goal` answers for ``variant`` under resolved ``options``."""
     names = ["opening", "laydown", "deadwood"]
-    if variant.play_rules(options).board_play:
+    if has_board_play(variant, options):
         names.append("contract")
     names += [g for g in variant.solver_goals if g not in BUILTIN_GOALS]
     return tuple(names)
@@ -91,7 +91,7 @@ def solve_goal(
             "deadwood": [str(f) for f in found.deadwood],
             "deadwood_points": found.points,
         }
-    if goal == "contract" and variant.play_rules(options).board_play:
+    if goal == "contract" and has_board_play(variant, options):
         answer = best_contract(faces, variant, options)
         if answer is None:
             return {"contract": None, "value": 0, "discard": None}
