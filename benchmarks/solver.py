@@ -141,7 +141,7 @@ def main() -> None:
     for name in args.variants.split(","):
         variant = find_variant(name.strip())
         measured = racks(variant, count, seed=1)
-        warm = racks(variant, min(count, 500), seed=2)
+        warm = racks(variant, 2000 if count >= 100 else count, seed=2)
         for label, ours, theirs in objectives(variant):
             for rack in warm:
                 ours(rack)

@@ -250,7 +250,9 @@ def families() -> list[Family]:
         rules = variant.rules_for(options)  # type: ignore[arg-type]
         play = variant.play_rules(options)  # type: ignore[arg-type]
         key = (rules, variant.opening_value, variant.score_value, str(play.opening_structure))
-        if key in seen:
+        if key in seen or getattr(rules, "wild_ranks", None):
+            # Wild ranks (Continental's deuces, §7.4) need wild naturals in the
+            # templates; those variants are checked through their own layout goal.
             continue
         seen.add(key)
         out.append(
