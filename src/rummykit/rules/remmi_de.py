@@ -360,9 +360,6 @@ def _isolated(counts: Sequence[int], enough: int, rules: MeldRules) -> list[int]
         jokers = min(jokers, rules.max_wild)
     reach = 1 + jokers
     found: list[int] = []
-    # Jokers between two naturals of a run put them up to jokers + 1 positions apart
-    # (R8 J J R11 has two naturals, so wild_le_natural allows it).
-    reach = max(2, counts[JOKER_KIND] + 1)
     for kind in range(52):
         if not counts[kind]:
             continue
