@@ -639,8 +639,8 @@ def test_solve_layout_says_when_there_is_no_layout(runner: CliRunner) -> None:
                    "-o", "deuce_has_natural_position=true", "--json")["layout"] is False
 
 
-def test_solve_deadwood_is_refused_where_no_layout_exists(runner: CliRunner) -> None:
-    assert "not available for basic" in usage_error(
+def test_solve_layout_is_refused_where_no_layout_exists(runner: CliRunner) -> None:
+    assert "basic has no goal 'layout'" in usage_error(
         runner, "solve", "basic", "--hand", "AH 2H 3H", "--goal", "layout"
     )
 

@@ -64,12 +64,27 @@ def test_variant_goals_are_dispatched() -> None:
     def layouts(faces, options):  # type: ignore[no-untyped-def]
         return {"pieces": len(faces)}
 
-    custom = dataclasses.replace(REMI_RO, solver_goals={"layout": layouts, "opening": layouts})
-    assert goal_names(custom, RO)[-1] == "layout"
-    assert solve_goal("layout", tiles("R1 R2"), custom, RO) == {"pieces": 2}
+    custom = dataclasses.replace(REMI_RO, solver_goals={"shape": layouts, "opening": layouts})
+    assert goal_names(custom, RO)[-1] == "shape"
+    assert solve_goal("shape", tiles("R1 R2"), custom, RO) == {"pieces": 2}
     # Built-in goals cannot be replaced by a variant.
     assert "valid_opening" in solve_goal("opening", tiles("R1 R2 R3"), custom, RO)
-    assert set(BUILTIN_GOALS) >= {"opening", "laydown", "deadwood", "contract"}
+    assert set(BUILTIN_GOALS) == {"opening", "laydown", "deadwood", "contract", "layout"}
+
+
+def test_layout_goal_for_continental() -> None:
+    """RULES §7.6 through the variant's own layout check (five runs of 3 here)."""
+    continental = find_variant("continental")
+    options = continental.resolve(continental.default_players)
+    assert "layout" in goal_names(continental, options)
+    assert "layout" not in goal_names(REMI_RO, RO)
+    hand = parse_faces("AH 3H 4H 5S 6S 7S 8D 9D 10D JC QC KC 4D 5D 6D", Material.CARDS)
+    data = solve_goal("layout", hand, continental, options)
+    assert data["layout"] is True and data["pattern"] == [3, 3, 3, 3, 3]
+    missing = solve_goal(
+        "layout", hand[:-1] + parse_faces("9H", Material.CARDS), continental, options
+    )
+    assert missing == {"layout": False, "pattern": None, "melds": [], "deadwood": None}
 
 
 def test_card_variants_answer_every_builtin_goal() -> None:

@@ -44,6 +44,8 @@ def goal_names(variant: Variant, options: Options) -> tuple[str, ...]:
     names = ["opening", "laydown", "deadwood"]
     if has_board_play(variant, options):
         names.append("contract")
+    if variant.find_layout is not None:
+        names.append("layout")
     names += [g for g in variant.solver_goals if g not in BUILTIN_GOALS]
     return tuple(names)
 
