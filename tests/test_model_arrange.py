@@ -171,3 +171,13 @@ def test_matches_exhaustive_search(kinds: list[int], rule_index: int) -> None:
     packing = best_packing(counts, cands, scores)
     assert packing.score == best
     assert sum(scores[i] for i in packing.chosen) == best
+
+
+def test_worthless_pieces_are_still_arranged() -> None:
+    # With every piece worth 0 the deadwood is 0 either way; the melds still form.
+    counts = tiles("R1 R2 R3 B7 K7 Y7 J")
+    arr = min_deadwood(counts, RO_RULES, (0,) * 53)
+    assert arr.points == 0
+    assert sum(len(m.kinds) for m in arr.melds) == 7
+    # Equal deadwood value: the arrangement melding more pieces is chosen.
+    assert len(min_deadwood(tiles("R5 R6 R7 R8"), RO_RULES, (0,) * 53).deadwood) == 0

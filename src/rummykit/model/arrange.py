@@ -69,9 +69,10 @@ def min_deadwood(
 
     ``values`` gives each face kind's deadwood value, as a 53-long sequence or
     a function of the kind.  Formations are every candidate of ``rules``.
-    Among equally good arrangements the answer is deterministic: at each step
-    the lowest kind left goes into the first candidate (in ``candidates()``
-    order) that keeps the optimum, before being left over.
+    Among arrangements with equal deadwood the one melding the most pieces
+    wins, and the answer is deterministic: at each step the lowest kind left
+    goes into the first candidate (in ``candidates()`` order) that keeps the
+    optimum, before being left over.
     """
     table = _value_table(values)
     counts = tuple(counts)
@@ -80,7 +81,9 @@ def min_deadwood(
     if any(c < 0 for c in counts):
         raise ValueError("counts must not be negative")
     cands = candidates(counts, rules)
-    scores = [sum(table[k] for k in cand.kinds) for cand in cands]
+    # Value first; among equal deadwood, meld more pieces (where every piece is worth
+    # nothing, as in Continental, the hand is still arranged).  No hand holds 64 pieces.
+    scores = [sum(table[k] for k in cand.kinds) * 64 + len(cand.kinds) for cand in cands]
     packing = best_packing(counts, cands, scores)
     melds = tuple(cands[i] for i in packing.chosen)
     left = list(counts)
