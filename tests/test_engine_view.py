@@ -28,11 +28,37 @@ from rummykit.engine.game import Game, Phase
 from rummykit.engine.view import FormationView, SeatView, public_notation, view
 
 ALLOWED_KEYS = {
-    "variant", "options", "players", "seat", "phase", "deal_number", "round", "maker",
-    "first_seat", "to_move", "rack", "rack_sizes", "table", "column", "stock_count",
-    "indicator", "indicator_in_stock", "double_game", "opened", "board", "announced_three",
-    "atu", "doubles_announced", "swap_offer", "turns_taken", "totals", "results", "must_use",
-    "pending_jokers", "laid_points", "history",
+    "variant",
+    "options",
+    "players",
+    "seat",
+    "phase",
+    "deal_number",
+    "round",
+    "maker",
+    "first_seat",
+    "to_move",
+    "rack",
+    "rack_sizes",
+    "table",
+    "column",
+    "stock_count",
+    "indicator",
+    "indicator_in_stock",
+    "double_game",
+    "opened",
+    "board",
+    "announced_three",
+    "atu",
+    "doubles_announced",
+    "swap_offer",
+    "turns_taken",
+    "totals",
+    "results",
+    "must_use",
+    "pending_jokers",
+    "laid_points",
+    "history",
 }
 """Every key a view's JSON may have.  A new key must be added here on purpose, after
 checking that it reveals nothing hidden (other racks, the stock order, the seed, piece ids)."""
@@ -57,9 +83,7 @@ def _twin_games(seed: int, first: int, second: int) -> tuple[Game, Game]:
 def _hidden_pair(game: Game, seat: int) -> tuple[int, int]:
     """A piece of ``seat``'s rack and a stock piece (not the indicator) of another face."""
     mine = game.racks[seat][0]
-    other = next(
-        p for p in game.stock if p != game.indicator and game.faces[p] != game.faces[mine]
-    )
+    other = next(p for p in game.stock if p != game.indicator and game.faces[p] != game.faces[mine])
     return mine, other
 
 
@@ -159,7 +183,10 @@ def test_table_column_and_turn_state_in_views() -> None:
     assert run.positions == (3, 4, 5)
     assert mover.table[1].kind == "set"
     assert mover.to_json()["table"][1] == {
-        "id": 2, "owner": 1, "kind": "set", "notation": mover.table[1].notation
+        "id": 2,
+        "owner": 1,
+        "kind": "set",
+        "notation": mover.table[1].notation,
     }
     discard = next(t for t in rack(game, 1) if t not in ("R3", "R4"))
     game.apply(Discard(face(discard)))

@@ -8,14 +8,14 @@ stock order or the seed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rummykit.engine.actions import AcceptSwap, Action, CallRemi, ProposeSwap
 from rummykit.engine.game import DealResult, Game, Phase
 from rummykit.model.pieces import Face
 
-__all__ = ["FormationView", "SeatView", "public_notation", "view"]
+__all__ = ["FormationView", "SeatView", "public_notation", "spectator_view", "view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,5 +211,26 @@ def view(game: Game, seat: int) -> SeatView:
             len(game.turn.pending_jokers) + (game.turn.displaced is not None) if own_turn else 0
         ),
         laid_points=game.turn.laid_points if own_turn else 0,
-        history=tuple((s, public_notation(a, s, seat)) for s, a in game.log[game.deal_log_start :]),
+        history=_history(game, seat),
+    )
+
+
+def spectator_view(game: Game) -> SeatView:
+    """What a spectator (no seat) knows: the public part of any seat's view.
+
+    ``seat`` is -1; the rack and every own-turn field are empty, and the log shows
+    swapped tiles and a face-down closing card to nobody.
+    """
+    base = view(game, 0)
+    faces = game.faces
+    return replace(
+        base,
+        seat=-1,
+        rack=(),
+        column=tuple(faces[p] for p in game.column if p != game.face_down),
+        swap_offer=None,
+        must_use=(),
+        pending_jokers=0,
+        laid_points=0,
+        history=_history(game, -1),
     )

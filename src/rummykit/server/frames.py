@@ -1,0 +1,82 @@
+"""Frames from views: what a seat or a spectator is sent is built from a
+:class:`~rummykit.engine.view.SeatView` (and, once a deal has ended, the views of
+every seat), never from the game itself."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rummykit.engine.actions import Meld, parse_action
+from rummykit.engine.game import Phase
+from rummykit.engine.position import analysis_game
+from rummykit.engine.view import SeatView
+from rummykit.rules.variant import find_variant
+from rummykit.server.schema import ErrorFrame, StateFrame
+
+__all__ = ["error_frame", "hands_of", "hints_for", "state_frame"]
+
+
+def state_frame(
+    seen: SeatView,
+    *,
+    event_id: int,
+    legal: Sequence[str] | None,
+    hands: list[list[str]] | None = None,
+    deadline: float | None = None,
+) -> StateFrame:
+    """The ``state`` frame for the holder of ``seen``.
+
+    ``legal`` is the seat's legal actions (only when it is to move), ``hands`` the
+    revealed racks of a deal that has ended (:func:`hands_of`)."""
+    last = seen.history[-1] if seen.history else None
+    return StateFrame(
+        event_id=event_id,
+        state_id=event_id,
+        view=seen.to_json(),
+        hands=hands,
+        legal=list(legal) if legal else None,
+        last=last,
+        deadline=deadline,
+    )
+
+
+def hands_of(views: Sequence[SeatView]) -> list[list[str]]:
+    """Every seat's remaining pieces, from each seat's own view (shown once a deal ends)."""
+    if any(v.phase not in (Phase.DEAL_END, Phase.MATCH_END) for v in views):
+        raise ValueError("hands are shown only when a deal has ended")
+    return [[str(f) for f in v.rack] for v in views]
+
+
+def hints_for(seen: SeatView) -> list[dict[str, Any]]:
+    """Hints (``rummykit.solver.hints``) for the seat of ``seen``, computed on an
+    analysis position made of that view's rack and table only."""
+    from rummykit.solver.hints import hints, hints_json
+
+    if seen.phase not in (Phase.ROUND1, Phase.TURNS) or seen.to_move != seen.seat:
+        return []
+    material = find_variant(seen.variant).material
+    table = []
+    for formation in seen.table:
+        meld = parse_action(f"meld {formation.notation}", material)
+        assert isinstance(meld, Meld)
+        table.append(list(zip(meld.faces, meld.declared, strict=True)))
+    try:
+        game = analysis_game(
+            seen.variant,
+            seen.rack,
+            table,
+            players=seen.players,
+            options=seen.options,
+            opened=seen.opened[seen.seat],
+            owners=[f.owner for f in seen.table],
+            locked=[list(f.locked) or [False] * len(f.faces) for f in seen.table],
+        )
+    except ValueError:
+        return []
+    return hints_json(hints(game))
+
+
+def error_frame(code: str, message: str, action_id: str | None = None) -> str:
+    """An ``error`` frame, serialized (``code`` is one of ``schema.ErrorCode``)."""
+    return ErrorFrame(code=code, message=message, action_id=action_id).model_dump_json()  # type: ignore[arg-type]

@@ -1,0 +1,345 @@
+"""The hub: WebSocket connections, broadcasts, bots, grace periods and turn timers.
+
+Everything runs on the server's event loop; game work is synchronous and short.
+Each connection has a bounded outgoing queue (a client that does not read is
+dropped, never waited for) and a token bucket for what it sends (a flooding
+client is disconnected); neither slows the other tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from rummykit.server.frames import error_frame
+from rummykit.server.schema import (
+    MAX_CLIENT_FRAME,
+    AckFrame,
+    ActionMessage,
+    HintFrame,
+    PingMessage,
+    PongFrame,
+    ResyncMessage,
+    TableFrame,
+    WelcomeFrame,
+    parse_client_message,
+)
+from rummykit.server.tables import Lobby, ProtocolError, Table
+
+__all__ = ["Hub", "HubSettings"]
+
+log = logging.getLogger("rummykit.server")
+
+
+@dataclass(frozen=True, slots=True)
+class HubSettings:
+    """Timings of the hub (seconds)."""
+
+    bot_delay: float = 0.4
+    """Pause before a bot moves, so people can follow (0 in tests and benchmarks)."""
+    grace: float = 30.0
+    """How long a disconnected player's seat waits before a bot plays it."""
+    rate: float = 20.0
+    """Client frames per second a connection may send on average ..."""
+    burst: float = 40.0
+    """... and at once; beyond that it is sent ``rate_limited`` and disconnected."""
+    queue: int = 256
+    """Outgoing frames a connection may have waiting; beyond that it is dropped."""
+
+
+@dataclass(eq=False, slots=True)
+class _Conn:
+    ws: WebSocket
+    code: str
+    seat: int | None
+    queue: asyncio.Queue[str | None]
+    allowance: float
+    stamp: float = field(default_factory=time.monotonic)
+    closed: bool = False
+    close_code: int = 1000
+
+
+class Hub:
+    """Connections per table and everything that happens without a client asking."""
+
+    def __init__(self, lobby: Lobby, settings: HubSettings | None = None) -> None:
+        self.lobby = lobby
+        self.settings = settings or HubSettings()
+        self.conns: dict[str, set[_Conn]] = {}
+        self._bot_calls: dict[str, asyncio.TimerHandle] = {}
+        self._timer_calls: dict[str, tuple[int, asyncio.TimerHandle]] = {}
+        self._grace_calls: dict[tuple[str, int], asyncio.TimerHandle] = {}
+
+    # ------------------------------------------------------------------ start-up
+
+    def start(self) -> None:
+        """After a (re)start: resume bots and timers, and start every human seat's
+        grace period (nobody is connected yet)."""
+        for table in list(self.lobby.tables.values()):
+            for seat in table.row.seats:
+                if seat.kind == "human":
+                    self.seat_vacated(table, seat.seat)
+            self.changed(table)
+
+    def stop(self) -> None:
+        """Cancel pending bot moves and timers."""
+        for handle in self._bot_calls.values():
+            handle.cancel()
+        for _, handle in self._timer_calls.values():
+            handle.cancel()
+        for handle in self._grace_calls.values():
+            handle.cancel()
+
+    # ------------------------------------------------------------------ changes
+
+    def changed(self, table: Table, *, header: bool = False) -> None:
+        """Tell every connection of ``table`` (the state, and the header if it changed),
+        then schedule whatever must happen next (a bot move, a turn timer)."""
+        self._arm_timer(table)
+        conns = self.conns.get(table.code, ())
+        if header:
+            text = TableFrame(table=table.info()).model_dump_json()
+            for conn in conns:
+                self._send(conn, text)
+        for conn in list(conns):
+            self._send(conn, table.frame_json(conn.seat))
+        self._schedule_bot(table)
+
+    def _schedule_bot(self, table: Table) -> None:
+        if table.code in self._bot_calls or table.bot_to_move() is None:
+            return
+        loop = asyncio.get_running_loop()
+        self._bot_calls[table.code] = loop.call_later(
+            self.settings.bot_delay, self._bot_move, table
+        )
+
+    def _bot_move(self, table: Table) -> None:
+        self._bot_calls.pop(table.code, None)
+        seat = table.bot_to_move()
+        if seat is None:
+            return
+        try:
+            table.play_for(seat)
+        except Exception:  # a bot bug or a storage failure must not stop the server
+            log.exception("table %s: the bot for P%d failed", table.code, seat + 1)
+            return
+        self.changed(table, header=table.status == "finished")
+
+    def _arm_timer(self, table: Table) -> None:
+        seconds = table.row.turn_timer
+        pending = self._timer_calls.get(table.code)
+        if pending is not None and pending[0] == table.event_id:
+            return
+        if pending is not None:
+            pending[1].cancel()
+            del self._timer_calls[table.code]
+        table.deadline = None
+        if seconds is None or table.status != "playing" or table.bot_to_move() is not None:
+            return
+        loop = asyncio.get_running_loop()
+        table.deadline = time.time() + seconds
+        handle = loop.call_later(seconds, self._expire, table, table.event_id)
+        self._timer_calls[table.code] = (table.event_id, handle)
+
+    def _expire(self, table: Table, event_id: int) -> None:
+        self._timer_calls.pop(table.code, None)
+        if table.event_id != event_id or table.status != "playing":
+            return
+        # The sensible default: what the stand-in bot would play in this seat.
+        try:
+            table.play_for(table.game.to_move)
+        except Exception:
+            log.exception("table %s: the turn-timer move failed", table.code)
+            return
+        self.changed(table)
+
+    def seat_vacated(self, table: Table, seat: int) -> None:
+        """``seat`` has no connection: after the grace period a bot plays it."""
+        key = (table.code, seat)
+        if key in self._grace_calls:
+            return
+        loop = asyncio.get_running_loop()
+        self._grace_calls[key] = loop.call_later(self.settings.grace, self._grace_over, table, seat)
+
+    def _grace_over(self, table: Table, seat: int) -> None:
+        self._grace_calls.pop((table.code, seat), None)
+        if table.connections.get(seat, 0) > 0 or table.row.seats[seat].kind != "human":
+            return
+        table.standin.add(seat)
+        self.changed(table, header=True)
+
+    def seat_returned(self, table: Table, seat: int) -> None:
+        """``seat`` is connected again: its own player plays it."""
+        handle = self._grace_calls.pop((table.code, seat), None)
+        if handle is not None:
+            handle.cancel()
+        if seat in table.standin:
+            table.standin.discard(seat)
+
+    # ------------------------------------------------------------------ sending
+
+    def _send(self, conn: _Conn, text: str) -> None:
+        if conn.closed:
+            return
+        try:
+            conn.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            log.info("table %s: dropping a connection that does not read", conn.code)
+            self._drop(conn, code=1008)
+
+    def _drop(self, conn: _Conn, last: str | None = None, code: int = 1000) -> None:
+        """Close ``conn`` after ``last`` (if given): frames still waiting are dropped."""
+        if conn.closed:
+            return
+        conn.closed = True
+        conn.close_code = code
+        while not conn.queue.empty():
+            conn.queue.get_nowait()
+        if last is not None:
+            conn.queue.put_nowait(last)
+        # The writer closes the socket when it reaches the sentinel.
+        conn.queue.put_nowait(None)
+
+    async def _writer(self, conn: _Conn) -> None:
+        try:
+            while True:
+                text = await conn.queue.get()
+                if text is None:
+                    break
+                await conn.ws.send_text(text)
+        except Exception:  # the peer went away; the reader notices too
+            conn.closed = True
+        finally:
+            with contextlib.suppress(Exception):
+                await conn.ws.close(code=conn.close_code)
+
+    # ------------------------------------------------------------------ a connection
+
+    async def serve(self, ws: WebSocket, code: str, token: str | None) -> None:
+        """Run one WebSocket connection until it closes."""
+        await ws.accept()
+        try:
+            table = self.lobby.get(code)
+            seat = table.seat_of_token(token)
+        except ProtocolError as exc:
+            await ws.send_text(error_frame(exc.code, exc.message))
+            await ws.close(code=4404 if exc.code == "no_table" else 4401)
+            return
+        conn = _Conn(ws, table.code, seat, asyncio.Queue(self.settings.queue), self.settings.burst)
+        self.conns.setdefault(table.code, set()).add(conn)
+        header = False
+        if seat is not None:
+            table.connections[seat] = table.connections.get(seat, 0) + 1
+            header = True
+            self.seat_returned(table, seat)
+        writer = asyncio.create_task(self._writer(conn))
+        self._send(
+            conn,
+            WelcomeFrame(table=table.info(), seat=seat, event_id=table.event_id).model_dump_json(),
+        )
+        if header:
+            self.changed(table, header=True)
+        else:
+            self._send(conn, table.frame_json(seat))
+        try:
+            await self._read(conn, table)
+        finally:
+            # The bookkeeping comes before the first await: a connection cancelled while
+            # it closes (a server shutting down, a test client leaving) still frees its seat.
+            self.conns.get(table.code, set()).discard(conn)
+            self._drop(conn)
+            if seat is not None:
+                table.connections[seat] -= 1
+                if table.connections[seat] == 0:
+                    if table.row.seats[seat].kind == "human":
+                        self.seat_vacated(table, seat)
+                    self.changed(table, header=True)
+            try:
+                await writer
+            except asyncio.CancelledError:
+                writer.cancel()
+                raise
+
+    def _allow(self, conn: _Conn) -> bool:
+        now = time.monotonic()
+        s = self.settings
+        conn.allowance = min(s.burst, conn.allowance + (now - conn.stamp) * s.rate)
+        conn.stamp = now
+        if conn.allowance < 1:
+            return False
+        conn.allowance -= 1
+        return True
+
+    async def _read(self, conn: _Conn, table: Table) -> None:
+        while not conn.closed:
+            try:
+                message = await conn.ws.receive()
+            except WebSocketDisconnect:
+                return
+            if message["type"] == "websocket.disconnect":
+                return
+            data = message.get("text")
+            if data is None:
+                data = message.get("bytes") or b""
+            if not self._allow(conn):
+                self._drop(conn, error_frame("rate_limited", "too many frames: disconnected"), 1008)
+                return
+            self.handle(conn, table, data)
+
+    def handle(self, conn: _Conn, table: Table, data: str | bytes) -> None:
+        """Answer one client frame."""
+        if len(data) > MAX_CLIENT_FRAME:
+            self._send(
+                conn,
+                error_frame("too_large", f"frames are limited to {MAX_CLIENT_FRAME} bytes"),
+            )
+            return
+        try:
+            raw = json.loads(data)
+        except ValueError:
+            self._send(conn, error_frame("malformed", "a frame is one JSON object"))
+            return
+        if isinstance(raw, dict) and raw.get("v") != 1:
+            self._send(conn, error_frame("unsupported_version", "this server speaks protocol v 1"))
+            return
+        try:
+            msg = parse_client_message(data)
+        except ValueError as exc:
+            action_id = raw.get("action_id") if isinstance(raw, dict) else None
+            self._send(
+                conn,
+                error_frame(
+                    "malformed", str(exc), action_id if isinstance(action_id, str) else None
+                ),
+            )
+            return
+        if isinstance(msg, ActionMessage):
+            try:
+                applied = table.submit(conn.seat, msg.action_id, msg.state_id, msg.action)
+            except ProtocolError as exc:
+                self._send(conn, error_frame(exc.code, exc.message, msg.action_id))
+                return
+            except Exception:
+                log.exception("table %s: storing an action failed", table.code)
+                self._send(conn, error_frame("internal", "the action was not stored"))
+                return
+            self._send(
+                conn, AckFrame(action_id=msg.action_id, event_id=applied.event_id).model_dump_json()
+            )
+            if applied.duplicate:
+                self._send(conn, table.frame_json(conn.seat))
+            else:
+                self.changed(table, header=table.status == "finished")
+        elif isinstance(msg, ResyncMessage):
+            self._send(conn, table.frame_json(conn.seat))
+        elif isinstance(msg, PingMessage):
+            self._send(conn, PongFrame().model_dump_json())
+        else:
+            hints = [] if conn.seat is None else table.hints(conn.seat)
+            self._send(conn, HintFrame(hints=hints).model_dump_json())

@@ -1,0 +1,224 @@
+"""The WebSocket message schema (version 1): one pydantic model per frame type.
+
+Every frame is a JSON object with ``"v": 1`` and a ``"type"``.  Frames from a
+client are validated here (size first, then shape); frames to a client are
+built from these models so that ``docs/protocol.md`` and the code agree.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, cast
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+__all__ = [
+    "MAX_CLIENT_FRAME",
+    "PROTOCOL_VERSION",
+    "AckFrame",
+    "ActionMessage",
+    "ClientMessage",
+    "ErrorCode",
+    "ErrorFrame",
+    "HintFrame",
+    "HintMessage",
+    "PingMessage",
+    "PongFrame",
+    "ResyncMessage",
+    "SeatInfo",
+    "StateFrame",
+    "TableFrame",
+    "TableInfo",
+    "WelcomeFrame",
+    "parse_client_message",
+]
+
+PROTOCOL_VERSION = 1
+MAX_CLIENT_FRAME = 4096
+"""Bytes: a longer client frame is answered with ``too_large`` and ignored."""
+
+ErrorCode = Literal[
+    "bad_token",
+    "not_your_turn",
+    "stale_state",
+    "malformed",
+    "too_large",
+    "illegal_action",
+    "rate_limited",
+    "not_started",
+    "spectator",
+    "unsupported_version",
+    "internal",
+]
+"""Stable error codes; an error never changes the table."""
+
+
+class _Frame(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    v: Literal[1] = 1
+
+
+# ---------------------------------------------------------------- client → server
+
+_ACTION_ID = r"^[A-Za-z0-9_.:-]{1,64}$"
+
+
+class _ClientFrame(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    v: Literal[1]
+
+
+class ActionMessage(_ClientFrame):
+    """Play ``action`` (engine notation) for the connection's seat."""
+
+    type: Literal["action"]
+    action_id: str = Field(pattern=_ACTION_ID)
+    """Chosen by the client (a UUID); a repeated id is applied once and acked again."""
+    state_id: int = Field(ge=0)
+    """The ``state_id`` of the latest state frame the client acted on."""
+    action: str = Field(min_length=1, max_length=512)
+
+
+class ResyncMessage(_ClientFrame):
+    """Ask for the current state after ``last_event_id`` (e.g. after a reconnect)."""
+
+    type: Literal["resync"]
+    last_event_id: int = Field(ge=0)
+
+
+class HintMessage(_ClientFrame):
+    """Ask for hints (seat to move only)."""
+
+    type: Literal["hint"]
+
+
+class PingMessage(_ClientFrame):
+    """Keep-alive; answered with ``pong``."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    ActionMessage | ResyncMessage | HintMessage | PingMessage, Field(discriminator="type")
+]
+# cast: mypy reads the Annotated alias as a value, not a type form.
+_CLIENT: TypeAdapter[ActionMessage | ResyncMessage | HintMessage | PingMessage] = TypeAdapter(
+    cast(Any, ClientMessage)
+)
+
+
+def parse_client_message(
+    data: str | bytes,
+) -> ActionMessage | ResyncMessage | HintMessage | PingMessage:
+    """Validate one client frame; raise ``ValueError`` with a short reason if it is bad.
+
+    The caller checks the size first (``MAX_CLIENT_FRAME``).
+    """
+    try:
+        return _CLIENT.validate_json(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "frame"
+        raise ValueError(f"{where}: {first['msg']}") from None
+
+
+# ---------------------------------------------------------------- server → client
+
+
+class SeatInfo(BaseModel):
+    """One seat as everyone sees it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    seat: int
+    name: str
+    kind: Literal["open", "human", "bot"]
+    bot: str | None = None
+    """The bot's name for a bot seat (or the bot standing in for an absent player)."""
+    connected: bool = False
+    standin: bool = False
+    """A bot is playing this human seat until its player comes back."""
+
+
+class TableInfo(BaseModel):
+    """A table's header: what everyone sees before and after joining."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    code: str
+    name: str
+    variant: str
+    options: dict[str, Any]
+    options_changed: dict[str, Any]
+    players: int
+    seats: list[SeatInfo]
+    status: Literal["open", "playing", "finished"]
+    turn_timer: float | None
+    rematch: str | None = None
+    created: float
+
+
+class WelcomeFrame(_Frame):
+    """First frame on a connection: the table and the seat (null for a spectator)."""
+
+    type: Literal["welcome"] = "welcome"
+    table: TableInfo
+    seat: int | None
+    event_id: int
+
+
+class TableFrame(_Frame):
+    """The table header changed (a seat was taken or left, the game started, a rematch)."""
+
+    type: Literal["table"] = "table"
+    table: TableInfo
+
+
+class StateFrame(_Frame):
+    """The game as the recipient may know it, after event ``event_id``."""
+
+    type: Literal["state"] = "state"
+    event_id: int
+    state_id: int
+    """Send it back with an action: an action built on an older state is ``stale_state``."""
+    view: dict[str, Any]
+    """``SeatView.to_json()`` of the recipient's seat (seat -1: a spectator's view)."""
+    hands: list[list[str]] | None = None
+    """When a deal or the match has ended: every seat's remaining pieces (policy: revealed)."""
+    legal: list[str] | None = None
+    """The legal actions in notation, only to the seat to move."""
+    last: tuple[int, str] | None = None
+    """The latest action of this deal as the recipient sees it: (seat, notation)."""
+    deadline: float | None = None
+    """Epoch seconds when the turn timer of the seat to move expires (no timer: null)."""
+
+
+class AckFrame(_Frame):
+    """The action ``action_id`` was applied and stored as event ``event_id``."""
+
+    type: Literal["ack"] = "ack"
+    action_id: str
+    event_id: int
+
+
+class ErrorFrame(_Frame):
+    """A request was rejected; nothing changed."""
+
+    type: Literal["error"] = "error"
+    code: ErrorCode
+    message: str
+    action_id: str | None = None
+
+
+class HintFrame(_Frame):
+    """Hints for the seat to move (``rummykit.solver.hints_json``)."""
+
+    type: Literal["hint"] = "hint"
+    hints: list[dict[str, Any]]
+
+
+class PongFrame(_Frame):
+    """Answer to ``ping``."""
+
+    type: Literal["pong"] = "pong"

@@ -1,0 +1,875 @@
+// The browser table: one WebSocket to /ws/{code}, state frames rendered from the seat's
+// view, actions sent in engine notation.  No build step: a plain ES module.
+
+import { api, forgetSeat, newActionId, rememberSeat, seatAt, playerName } from "./api.js";
+import { describe, matching, meldContinuations, parseAction, playableFaces } from "./actions.js";
+import { applyTranslations, has, languagePicker, onLanguageChange, pickLanguage, setLanguage, t } from "./i18n.js";
+import { backElement, colourKey, compareBy, formationTokens, numberKey, pieceElement } from "./pieces.js";
+
+const $ = (id) => document.getElementById(id);
+const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const spectateOnly = new URLSearchParams(location.search).has("spectate");
+
+/** Everything the page knows; exposed as window.rummykitTable for tests and debugging. */
+const S = {
+  code,
+  seat: null,
+  token: null,
+  table: null,
+  view: null,
+  legal: [],
+  stateId: null,
+  eventId: 0,
+  last: null,
+  deadline: null,
+  hints: [],
+  order: [],
+  selected: new Set(),
+  variants: null,
+  connected: false,
+  ws: null,
+  retry: 0,
+  frames: 0,
+};
+window.rummykitTable = S;
+
+// ------------------------------------------------------------------ helpers
+
+function tf(family, value) {
+  const key = `${family}.${value}`;
+  return has(key) ? t(key) : String(value);
+}
+
+function seatName(i) {
+  const seat = S.table && S.table.seats && S.table.seats.find((s) => s.seat === i);
+  const base = seat && seat.name ? seat.name : t("seat.default", { n: i + 1 });
+  return i === S.seat ? t("seat.you_named", { name: base }) : base;
+}
+
+function el(tag, cls = "", text = null) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+function material() {
+  const rack = (S.view && S.view.rack) || [];
+  const any = rack[0] || (S.view && S.view.column[0]) || (S.view && S.view.indicator);
+  return any && /[SHDC]$|^JK$/.test(any) ? "cards" : "tiles";
+}
+
+function myTurn() {
+  return S.view && S.seat !== null && S.legal.length > 0;
+}
+
+function showMessage(text, kind = "info") {
+  const box = $("message");
+  box.textContent = text;
+  box.className = `message ${kind}`;
+  box.hidden = !text;
+}
+
+// ------------------------------------------------------------------ rack order
+
+function rackKey() {
+  return `rummykit.rack.${S.code}.${S.seat}`;
+}
+
+/** Keep the player's arrangement for the pieces still held; new pieces go to the right. */
+function reconcileRack(rack) {
+  let saved = S.order;
+  if (!saved.length) {
+    try { saved = JSON.parse(localStorage.getItem(rackKey()) || "[]"); } catch { saved = []; }
+  }
+  const remaining = [...rack];
+  const order = [];
+  for (const f of saved) {
+    const i = remaining.indexOf(f);
+    if (i >= 0) { order.push(f); remaining.splice(i, 1); }
+  }
+  order.push(...remaining);
+  const changed = order.length !== S.order.length || order.some((f, i) => f !== S.order[i]);
+  S.order = order;
+  if (changed) S.selected.clear();
+  saveRack();
+}
+
+function saveRack() {
+  if (S.seat !== null) localStorage.setItem(rackKey(), JSON.stringify(S.order));
+}
+
+function selectedFaces() {
+  return [...S.selected].sort((a, b) => a - b).map((i) => S.order[i]);
+}
+
+function sortRack(keyOf) {
+  const chosen = new Set(selectedFaces());
+  S.order = [...S.order].sort(compareBy(keyOf));
+  S.selected.clear();
+  saveRack();
+  if (chosen.size) render();
+  else renderRack();
+}
+
+// ------------------------------------------------------------------ connection
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const query = S.token ? `?token=${encodeURIComponent(S.token)}` : "";
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(S.code)}${query}`);
+  S.ws = ws;
+  ws.addEventListener("open", () => {
+    S.connected = true;
+    S.retry = 0;
+    if (S.eventId) send({ type: "resync", last_event_id: S.eventId });
+    renderStatus();
+  });
+  ws.addEventListener("message", (event) => {
+    let frame;
+    try { frame = JSON.parse(event.data); } catch { return; }
+    S.frames += 1;
+    onFrame(frame);
+  });
+  ws.addEventListener("close", (event) => {
+    S.connected = false;
+    S.ws = null;
+    renderStatus();
+    if (event.code === 4404) {
+      showMessage(t("table.not_found", { code: S.code }), "error");
+      return;
+    }
+    if (event.code === 4401 && S.token) {
+      // The token holds no seat here (any more): watch instead.
+      forgetSeat(S.code);
+      S.token = null;
+      S.seat = null;
+    }
+    // Reconnect with a growing pause; the server resends from the last event we saw.
+    S.retry = Math.min(S.retry + 1, 6);
+    setTimeout(connect, 250 * 2 ** S.retry);
+  });
+}
+
+function send(frame) {
+  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) {
+    showMessage(t("status.offline"), "error");
+    return false;
+  }
+  S.ws.send(JSON.stringify({ v: 1, ...frame }));
+  return true;
+}
+
+function sendAction(text) {
+  showMessage("");
+  const id = newActionId();
+  return send({ type: "action", action_id: id, state_id: S.stateId, action: text });
+}
+
+function onFrame(frame) {
+  switch (frame.type) {
+    case "welcome":
+      S.table = frame.table;
+      S.seat = frame.seat ?? null;
+      if (S.seat === null && S.token) {
+        // The server did not accept our token: the seat is gone.
+        forgetSeat(S.code);
+        S.token = null;
+      }
+      render();
+      break;
+    case "state":
+      S.view = frame.view;
+      S.legal = frame.legal || [];
+      S.stateId = frame.state_id;
+      S.eventId = frame.event_id ?? S.eventId;
+      S.last = frame.last || null;
+      S.winners = frame.winners ?? null;
+      S.hands = frame.hands ?? null;
+      S.deadline = frame.deadline ?? null;
+      if (frame.table) S.table = frame.table;
+      if (frame.seats && S.table) S.table.seats = frame.seats;
+      S.hints = [];
+      if (S.seat !== null) reconcileRack(S.view.rack || []);
+      render();
+      break;
+    case "table":
+    case "seats":
+      if (frame.table) S.table = frame.table;
+      if (frame.seats && S.table) S.table.seats = frame.seats;
+      render();
+      break;
+    case "error":
+      showMessage(errorText(frame), "error");
+      break;
+    case "hint":
+      S.hints = frame.hints || [];
+      renderHints();
+      break;
+    default:
+      break;
+  }
+}
+
+function errorText(frame) {
+  const head = frame.code ? tf("error", frame.code) : t("error.generic");
+  return frame.message && frame.message !== head ? `${head}: ${frame.message}` : head;
+}
+
+// ------------------------------------------------------------------ rendering
+
+function render() {
+  renderStatus();
+  renderHeader();
+  renderWaiting();
+  if (!S.view) return;
+  renderSeats();
+  renderCenter();
+  renderFormations();
+  renderRack();
+  renderControls();
+  renderLog();
+  renderResults();
+  renderRules();
+  renderHints();
+}
+
+function renderStatus() {
+  const status = $("status");
+  status.textContent = S.connected ? t("status.online") : t("status.offline");
+  status.className = S.connected ? "status online" : "status offline";
+}
+
+function renderHeader() {
+  $("code").textContent = S.code;
+  const invite = `${location.origin}/t/${encodeURIComponent(S.code)}`;
+  $("invite").value = invite;
+  const variant = S.table ? S.table.variant : S.view && S.view.variant;
+  $("variant").textContent = variant ? tf("variant", variant) : "";
+  $("who").textContent = S.seat === null ? t("table.spectating") : t("table.you_are", { seat: S.seat + 1 });
+  $("sit").hidden = S.seat !== null || !S.table || !freeSeats().length;
+  $("leave").hidden = S.seat === null;
+  document.body.classList.toggle("spectator", S.seat === null);
+  if (!S.view) return;
+  const v = S.view;
+  let turn;
+  if (v.phase === "match_end") turn = t("turn.match_over");
+  else if (v.phase === "deal_end") turn = t("turn.deal_over");
+  else if (myTurn()) turn = t("turn.yours");
+  else turn = t("turn.of", { name: seatName(v.to_move) });
+  $("turn").textContent = `${tf("phase", v.phase)} · ${t("table.deal", { n: v.deal_number + 1 })} · ${turn}`;
+  $("turn").classList.toggle("mine", myTurn());
+}
+
+/** Before the first deal: who sits where, and who is still awaited. */
+function renderWaiting() {
+  const box = $("waiting");
+  box.hidden = Boolean(S.view) || !S.table;
+  if (box.hidden) return;
+  box.replaceChildren(el("p", "", t("table.waiting")));
+  const list = el("ul", "seat-list");
+  for (const s of S.table.seats || []) {
+    let who = s.name;
+    if (s.kind === "open") who = t("seat.open");
+    else if (s.kind === "bot") who = t("seat.bot_named", { bot: tf("bot", s.bot || "greedy") });
+    list.append(el("li", `seat-${s.kind}`, `${t("seat.default", { n: s.seat + 1 })}: ${who}`));
+  }
+  box.append(list);
+}
+
+function freeSeats() {
+  if (!S.table || !S.table.seats) return [];
+  return S.table.seats.filter((s) => s.kind === "open");
+}
+
+function renderSeats() {
+  const v = S.view;
+  const box = $("seats");
+  box.replaceChildren();
+  for (let i = 0; i < v.players; i += 1) {
+    const seat = el("div", "seat");
+    seat.dataset.seat = String(i);
+    if (i === v.to_move && !["deal_end", "match_end"].includes(v.phase)) seat.classList.add("to-move");
+    if (i === S.seat) seat.classList.add("me");
+    const info = S.table && S.table.seats ? S.table.seats.find((s) => s.seat === i) : null;
+    const name = el("div", "seat-name", seatName(i));
+    if (info && info.kind === "bot") {
+      name.append(el("span", "badge bot", t("seat.bot_named", { bot: tf("bot", info.bot || "greedy") })));
+    } else if (info && info.kind === "open") {
+      name.append(el("span", "badge open", t("seat.open")));
+    } else if (info && info.standin) {
+      name.append(el("span", "badge away", t("seat.standin")));
+    } else if (info && info.kind === "human" && !info.connected) {
+      name.append(el("span", "badge away", t("seat.away")));
+    }
+    seat.append(name);
+    const backs = el("div", "backs");
+    if (i !== S.seat) {
+      const count = v.rack_sizes[i];
+      for (let k = 0; k < Math.min(count, 16); k += 1) backs.append(backElement(material()));
+    }
+    seat.append(backs);
+    const facts = el("div", "seat-facts");
+    facts.append(el("span", "count", t("seat.pieces", { n: v.rack_sizes[i] })));
+    facts.append(el("span", "total", t("seat.total", { n: v.totals[i] })));
+    if (v.opened[i]) facts.append(el("span", "badge opened", t("term.opened")));
+    if (v.atu && v.atu[i]) facts.append(el("span", "badge", t("term.atu")));
+    if (v.announced_three && v.announced_three[i]) facts.append(el("span", "badge", t("term.three")));
+    if (v.board && v.board[i]) facts.append(el("span", "badge", t("term.board")));
+    for (const cat of (v.doubles_announced && v.doubles_announced[i]) || []) {
+      facts.append(el("span", "badge", `${t("term.doubles")}: ${tf("doubles", cat)}`));
+    }
+    seat.append(facts);
+    box.append(seat);
+  }
+}
+
+function renderCenter() {
+  const v = S.view;
+  const legalTakes = new Set(S.legal.map(parseAction).filter((a) => a.verb === "take").map((a) => a.target));
+  const stock = $("stock");
+  stock.replaceChildren(backElement(material()), el("span", "stock-count", t("table.stock_count", { n: v.stock_count })));
+  stock.classList.toggle("legal", S.legal.includes("draw"));
+  const indicator = $("indicator");
+  indicator.replaceChildren();
+  $("indicator-box").hidden = !v.indicator;
+  if (v.indicator) indicator.append(pieceElement(v.indicator));
+  const column = $("column");
+  column.replaceChildren();
+  v.column.forEach((face, index) => {
+    const piece = pieceElement(face, "column-piece");
+    piece.dataset.index = String(index);
+    if (legalTakes.has(index)) piece.classList.add("legal");
+    piece.addEventListener("click", () => sendAction(`take ${index}`));
+    column.append(piece);
+  });
+  if (!v.column.length) column.append(el("span", "empty", t("table.column_empty")));
+}
+
+function formationTargets() {
+  const sel = selectedFaces();
+  if (!sel.length) return new Set();
+  return new Set(matching(S.legal, ["attach", "exchange"], sel).map((a) => a.target));
+}
+
+function renderFormations() {
+  const v = S.view;
+  const box = $("formations");
+  box.replaceChildren();
+  const targets = formationTargets();
+  for (const f of v.table) {
+    const node = el("div", `formation kind-${f.kind}`);
+    node.dataset.id = String(f.id);
+    if (targets.has(f.id)) node.classList.add("target");
+    const label = el("div", "formation-label", `m${f.id} · ${tf("kind", f.kind)} · ${seatName(f.owner)}`);
+    const pieces = el("div", "formation-pieces");
+    for (const token of formationTokens(f.notation)) pieces.append(pieceElement(token));
+    node.append(label, pieces);
+    node.addEventListener("click", () => playOnFormation(f.id));
+    box.append(node);
+  }
+  if (!v.table.length) box.append(el("div", "empty", t("table.no_formations")));
+}
+
+function renderRack() {
+  const rack = $("rack");
+  rack.replaceChildren();
+  const area = $("rack-area");
+  area.hidden = S.seat === null;
+  if (S.seat === null || !S.view) return;
+  $("rack-title").textContent = material() === "cards" ? t("term.rack_cards") : t("term.rack_tiles");
+  const playable = playableFaces(S.legal);
+  const sel = selectedFaces();
+  const fits = sel.length ? meldContinuations(S.legal, sel) : new Set();
+  const mustUse = new Set(S.view.must_use || []);
+  S.order.forEach((face, index) => {
+    const piece = pieceElement(face, "rack-piece");
+    piece.dataset.index = String(index);
+    if (S.selected.has(index)) piece.classList.add("selected");
+    if (playable.has(face)) piece.classList.add("playable");
+    if (fits.has(face) && !S.selected.has(index)) piece.classList.add("fits");
+    if (mustUse.has(face)) piece.classList.add("must-use");
+    attachDrag(piece, index);
+    rack.append(piece);
+  });
+  renderSelection();
+  renderControls();
+  renderFormationTargets();
+}
+
+function renderFormationTargets() {
+  const targets = formationTargets();
+  for (const node of document.querySelectorAll(".formation")) {
+    node.classList.toggle("target", targets.has(Number(node.dataset.id)));
+  }
+}
+
+let meldCheckSeq = 0;
+
+/** The formation the selection would make and what it counts toward the opening. */
+async function renderSelection() {
+  const box = $("selection");
+  const sel = selectedFaces();
+  box.classList.remove("legal");
+  if (!sel.length || !S.view) {
+    box.textContent = S.seat === null ? "" : t("rack.select_hint");
+    return;
+  }
+  const v = S.view;
+  const parts = [t("rack.selected", { n: sel.length })];
+  const melds = matching(S.legal, ["meld"], sel);
+  const need = v.options && v.options.opening_min_points;
+  const opened = v.opened[S.seat];
+  box.textContent = parts.join(" · ");
+  if (sel.length < 2) return;
+  const seq = ++meldCheckSeq;
+  let verdict = null;
+  try {
+    verdict = await api("/api/meldcheck", { variant: v.variant, options: v.options, pieces: sel });
+  } catch {
+    verdict = null;
+  }
+  if (seq !== meldCheckSeq) return;
+  if (verdict) {
+    if (verdict.valid) {
+      parts.push(tf("kind", verdict.kind));
+      if (verdict.opening_points !== null && verdict.opening_points !== undefined) {
+        parts.push(t("rack.points", { n: verdict.opening_points }));
+      }
+    } else {
+      parts.push(t("rack.not_a_formation"));
+      if (verdict.reason) parts.push(verdict.reason);
+    }
+  } else if (melds.length) {
+    parts.push(t("rack.legal_meld"));
+  }
+  if (need && !opened) {
+    const laid = v.laid_points || 0;
+    const adding = verdict && verdict.valid && verdict.opening_points ? verdict.opening_points : 0;
+    parts.push(t("rack.opening_progress", { have: laid + adding, need }));
+  }
+  box.textContent = parts.join(" · ");
+  box.classList.toggle("legal", melds.length > 0);
+}
+
+function renderControls() {
+  const sel = selectedFaces();
+  const meld = $("btn-meld");
+  const discard = $("btn-discard");
+  const playing = S.seat !== null && S.view && !["deal_end", "match_end"].includes(S.view.phase);
+  meld.disabled = !playing || sel.length < 1;
+  meld.classList.toggle("legal", sel.length > 0 && matching(S.legal, ["meld"], sel).length > 0);
+  discard.disabled = !playing || sel.length !== 1;
+  discard.classList.toggle("legal", sel.length === 1 && S.legal.includes(`discard ${sel[0]}`));
+  $("btn-draw").disabled = !playing;
+  $("btn-draw").classList.toggle("legal", S.legal.includes("draw"));
+  $("btn-hint").disabled = !myTurn();
+  $("controls").hidden = S.seat === null;
+  // Everything else the engine allows now gets its own button.
+  const extra = $("extra-actions");
+  extra.replaceChildren();
+  const shown = new Set(["draw", "take", "meld", "attach", "exchange", "discard"]);
+  const offers = [...S.legal, ...swapOffers(sel)];
+  for (const text of offers) {
+    const a = parseAction(text);
+    if (shown.has(a.verb)) continue;
+    const button = el("button", "action legal", describe(text, seatName));
+    button.dataset.action = text;
+    button.addEventListener("click", () => sendAction(text));
+    extra.append(button);
+  }
+}
+
+/** Offering one tile of a double (RULES §9.4): the server does not list these, since
+ *  their legality depends on the other seat's rack; offer them for a selected double. */
+function swapOffers(sel) {
+  const v = S.view;
+  if (!v || v.phase !== "preplay" || !myTurn() || !v.options.doubles_swap_enabled) return [];
+  if (sel.length !== 1 || S.order.filter((f) => f === sel[0]).length < 2) return [];
+  const out = [];
+  for (let seat = 0; seat < v.players; seat += 1) {
+    if (seat !== S.seat) out.push(`swap ${sel[0]} P${seat + 1}`);
+  }
+  return out;
+}
+
+function renderLog() {
+  const v = S.view;
+  const log = $("log");
+  log.replaceChildren();
+  const shown = v.history.slice(-40);
+  log.start = v.history.length - shown.length + 1;
+  for (const [seat, text] of shown) {
+    const li = el("li", "", `${seatName(seat)}: ${describe(text, seatName)}`);
+    li.dataset.action = text;
+    log.append(li);
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
+function renderResults() {
+  const v = S.view;
+  const box = $("results");
+  box.replaceChildren();
+  const summary = $("summary");
+  const over = v.phase === "deal_end" || v.phase === "match_end";
+  const summaryKey = `${v.results.length}:${v.phase}`;
+  summary.hidden = !over || S.summaryDismissed === summaryKey;
+  S.summaryKey = summaryKey;
+  if (!v.results.length) {
+    box.append(el("p", "empty", t("score.none")));
+  } else {
+    box.append(scoreTable(v));
+  }
+  if (over) {
+    const result = v.results[v.results.length - 1];
+    $("summary-title").textContent = v.phase === "match_end" ? t("summary.match_over") : t("summary.deal_over", { n: result ? result.deal : v.deal_number + 1 });
+    const body = $("summary-body");
+    body.replaceChildren();
+    if (result) {
+      const how = tf("end", result.end);
+      const closer = result.closer === null || result.closer === undefined ? "" : ` — ${seatName(result.closer)}`;
+      body.append(el("p", "summary-end", `${how}${closer}`));
+      if (result.double_game) body.append(el("p", "", t("summary.double_game")));
+      if (result.contract) body.append(el("p", "", t("summary.contract", { name: result.contract })));
+      const list = el("table", "summary-table");
+      const head = el("tr");
+      for (const text of [t("score.player"), t("score.deal"), t("score.table"), t("score.rack"), t("score.total")]) {
+        head.append(el("th", "", text));
+      }
+      list.append(head);
+      for (let i = 0; i < v.players; i += 1) {
+        const row = el("tr");
+        row.append(el("td", "", seatName(i)), el("td", "", String(result.scores[i])),
+          el("td", "", String(result.table_values[i] ?? "")), el("td", "", String(result.rack_values[i] ?? "")),
+          el("td", "", String(result.totals[i])));
+        list.append(row);
+      }
+      body.append(list);
+      for (const line of result.showdown || []) body.append(el("p", "showdown", line));
+    }
+    if (S.hands) {
+      body.append(el("h3", "", t("summary.hands")));
+      S.hands.forEach((rack, seat) => {
+        const p = el("div", "revealed");
+        p.dataset.seat = String(seat);
+        p.append(el("span", "", `${seatName(seat)}: `));
+        for (const f of rack) p.append(pieceElement(f));
+        body.append(p);
+      });
+    }
+    if (v.phase === "match_end") {
+      const best = scoreWinners(v);
+      body.append(el("p", "winner", t("summary.winners", { names: best.map(seatName).join(", ") })));
+    }
+    const next = $("btn-next");
+    next.hidden = !S.legal.includes("next");
+    $("btn-rematch").hidden = v.phase !== "match_end" || S.seat === null;
+  }
+}
+
+// Variants whose PlayRules.match_winner is "lowest" (penalty points); the rest: highest.
+const LOWEST_WINS = new Set(["german2", "remmi_de"]);
+
+function scoreWinners(v) {
+  if (Array.isArray(S.winners)) return S.winners;
+  const last = v.results[v.results.length - 1];
+  const totals = last ? last.totals : v.totals;
+  const target = LOWEST_WINS.has(v.variant) ? Math.min(...totals) : Math.max(...totals);
+  return totals.map((x, i) => [x, i]).filter(([x]) => x === target).map(([, i]) => i);
+}
+
+function scoreTable(v) {
+  const table = el("table", "score-table");
+  const head = el("tr");
+  head.append(el("th", "", t("score.deal_no")));
+  for (let i = 0; i < v.players; i += 1) head.append(el("th", "", seatName(i)));
+  table.append(head);
+  for (const r of v.results) {
+    const row = el("tr");
+    row.append(el("td", "", `${r.deal} (${tf("end", r.end)})`));
+    for (let i = 0; i < v.players; i += 1) row.append(el("td", "", String(r.scores[i])));
+    table.append(row);
+  }
+  const total = el("tr", "totals");
+  total.append(el("td", "", t("score.total")));
+  for (let i = 0; i < v.players; i += 1) total.append(el("td", "", String(v.totals[i])));
+  table.append(total);
+  return table;
+}
+
+function renderRules() {
+  const v = S.view;
+  const box = $("rules-body");
+  box.replaceChildren();
+  const variantId = v.variant;
+  box.append(el("p", "rules-variant", `${tf("variant", variantId)} (${variantId})`));
+  const meta = S.variants && S.variants.find((x) => x.id === variantId);
+  if (meta && meta.summary) box.append(el("p", "rules-summary", meta.summary));
+  const need = v.options.opening_min_points;
+  if (need) box.append(el("p", "", t("rules.opening", { n: need })));
+  const list = el("table", "options");
+  const defaults = new Map(((meta && meta.options) || []).map((o) => [o.name, o]));
+  for (const [name, value] of Object.entries(v.options)) {
+    const row = el("tr");
+    const opt = defaults.get(name);
+    if (opt && JSON.stringify(opt.default) !== JSON.stringify(value)) row.classList.add("changed");
+    row.append(el("td", "opt-name", name), el("td", "opt-value", formatValue(value)));
+    row.append(el("td", "opt-help", opt && opt.help ? opt.help : ""));
+    list.append(row);
+  }
+  box.append(list);
+}
+
+function formatValue(value) {
+  if (value === null) return t("option.none");
+  if (value === true) return t("option.yes");
+  if (value === false) return t("option.no");
+  return String(value);
+}
+
+function renderHints() {
+  const box = $("hints");
+  box.replaceChildren();
+  box.hidden = !S.hints.length;
+  for (const hint of S.hints) {
+    const li = el("li", "hint");
+    li.append(el("strong", "", tf("hint.topic", hint.topic)));
+    for (const text of hint.actions) {
+      // A laydown hint is a sequence: only its next step is legal right now.
+      const b = el("button", S.legal.includes(text) ? "action legal" : "action", describe(text, seatName));
+      b.dataset.action = text;
+      b.addEventListener("click", () => sendAction(text));
+      li.append(b);
+    }
+    li.append(el("span", "reason", hint.reason));
+    box.append(li);
+  }
+}
+
+// ------------------------------------------------------------------ playing
+
+/** Send the one action that fits, let the player choose among several, or send the
+ *  player's attempt as written so the server can say which rule it breaks. */
+function offer(candidates, attempt) {
+  if (candidates.length === 1) {
+    sendAction(candidates[0].text);
+  } else if (candidates.length > 1) {
+    choose(candidates.map((a) => a.text));
+  } else if (attempt) {
+    sendAction(attempt);
+  }
+}
+
+function choose(texts) {
+  const dialog = $("chooser");
+  const list = $("chooser-list");
+  list.replaceChildren();
+  for (const text of texts) {
+    const b = el("button", "action legal", describe(text, seatName));
+    b.dataset.action = text;
+    b.addEventListener("click", () => { dialog.hidden = true; sendAction(text); });
+    list.append(b);
+  }
+  dialog.hidden = false;
+}
+
+function meldSelection() {
+  const sel = selectedFaces();
+  if (!sel.length) return;
+  offer(matching(S.legal, ["meld"], sel), `meld [${sel.join(" ")}]`);
+}
+
+function discardSelection() {
+  const sel = selectedFaces();
+  if (sel.length !== 1) {
+    showMessage(t("rack.pick_one"), "error");
+    return;
+  }
+  sendAction(`discard ${sel[0]}`);
+}
+
+function playOnFormation(id, faces = null) {
+  const sel = faces || selectedFaces();
+  if (!sel.length || S.seat === null) return;
+  const attempt = sel.length === 1 ? `attach ${sel[0]} -> m${id}` : `exchange ${sel.join(" ")} -> m${id}`;
+  offer(matching(S.legal, ["attach", "exchange"], sel, id), attempt);
+}
+
+function toggle(index) {
+  if (S.selected.has(index)) S.selected.delete(index);
+  else S.selected.add(index);
+  renderRack();
+}
+
+// Pointer events serve mouse, pen and touch alike: a press that does not move is a click
+// (select); a drag reorders the rack, or drops the piece on the discard pile or a formation.
+function attachDrag(piece, index) {
+  piece.addEventListener("pointerdown", (down) => {
+    if (down.button !== 0) return;
+    down.preventDefault();
+    const startX = down.clientX;
+    const startY = down.clientY;
+    let ghost = null;
+    piece.setPointerCapture(down.pointerId);
+    const move = (e) => {
+      if (!ghost && Math.hypot(e.clientX - startX, e.clientY - startY) < 6) return;
+      if (!ghost) {
+        ghost = piece.cloneNode(true);
+        ghost.classList.add("ghost");
+        document.body.append(ghost);
+        piece.classList.add("dragging");
+      }
+      ghost.style.left = `${e.clientX - 18}px`;
+      ghost.style.top = `${e.clientY - 26}px`;
+      markDrop(e.clientX, e.clientY);
+    };
+    const up = (e) => {
+      piece.removeEventListener("pointermove", move);
+      piece.removeEventListener("pointerup", up);
+      piece.removeEventListener("pointercancel", up);
+      if (!ghost) {
+        if (e.type === "pointerup") toggle(index);
+        return;
+      }
+      ghost.remove();
+      piece.classList.remove("dragging");
+      clearDropMarks();
+      if (e.type === "pointerup") drop(index, e.clientX, e.clientY);
+    };
+    piece.addEventListener("pointermove", move);
+    piece.addEventListener("pointerup", up);
+    piece.addEventListener("pointercancel", up);
+  });
+}
+
+function under(x, y) {
+  const hit = document.elementFromPoint(x, y);
+  if (!hit) return {};
+  return {
+    formation: hit.closest(".formation"),
+    discard: hit.closest("#column-box, #btn-discard"),
+    rack: hit.closest("#rack"),
+  };
+}
+
+function markDrop(x, y) {
+  clearDropMarks();
+  const { formation, discard } = under(x, y);
+  if (formation) formation.classList.add("drop");
+  if (discard) $("column-box").classList.add("drop");
+}
+
+function clearDropMarks() {
+  for (const node of document.querySelectorAll(".drop")) node.classList.remove("drop");
+}
+
+function drop(index, x, y) {
+  const { formation, discard, rack } = under(x, y);
+  const faces = S.selected.has(index) ? selectedFaces() : [S.order[index]];
+  if (formation) {
+    playOnFormation(Number(formation.dataset.id), faces);
+  } else if (discard) {
+    sendAction(`discard ${S.order[index]}`);
+  } else if (rack) {
+    const pieces = [...document.querySelectorAll("#rack .rack-piece")];
+    let to = pieces.length;
+    for (const [i, node] of pieces.entries()) {
+      const box = node.getBoundingClientRect();
+      if (y < box.bottom && (y < box.top || x < box.left + box.width / 2)) { to = i; break; }
+    }
+    const [face] = S.order.splice(index, 1);
+    S.order.splice(to > index ? to - 1 : to, 0, face);
+    S.selected.clear();
+    saveRack();
+    renderRack();
+  }
+}
+
+async function rematch() {
+  try {
+    const made = await api(`/api/tables/${encodeURIComponent(S.code)}/rematch`, { token: S.token });
+    if (made.token) rememberSeat(made.code, made.seat, made.token);
+    location.href = `/t/${encodeURIComponent(made.code)}`;
+  } catch (err) {
+    showMessage(`${tf("error", err.code)}: ${err.message}`, "error");
+  }
+}
+
+async function leave() {
+  if (!window.confirm(t("table.leave_confirm"))) return;
+  try {
+    await api(`/api/tables/${encodeURIComponent(S.code)}/leave`, { token: S.token });
+  } catch (err) {
+    showMessage(`${tf("error", err.code)}: ${err.message}`, "error");
+    return;
+  }
+  forgetSeat(S.code);
+  location.href = "/";
+}
+
+async function sitDown() {
+  const free = freeSeats();
+  const body = { name: playerName() || t("seat.guest") };
+  if (free.length) body.seat = free[0].seat;
+  try {
+    const joined = await api(`/api/tables/${encodeURIComponent(S.code)}/join`, body);
+    rememberSeat(S.code, joined.seat, joined.token);
+    location.reload();
+  } catch (err) {
+    showMessage(`${tf("error", err.code)}: ${err.message}`, "error");
+  }
+}
+
+// ------------------------------------------------------------------ start
+
+function wire() {
+  $("btn-meld").addEventListener("click", meldSelection);
+  $("btn-discard").addEventListener("click", discardSelection);
+  $("btn-draw").addEventListener("click", () => sendAction("draw"));
+  $("stock").addEventListener("click", () => { if (S.seat !== null) sendAction("draw"); });
+  $("btn-sort-colour").addEventListener("click", () => sortRack(colourKey));
+  $("btn-sort-number").addEventListener("click", () => sortRack(numberKey));
+  $("btn-clear").addEventListener("click", () => { S.selected.clear(); renderRack(); });
+  $("btn-hint").addEventListener("click", () => send({ type: "hint" }));
+  $("btn-next").addEventListener("click", () => sendAction("next"));
+  $("btn-summary-close").addEventListener("click", () => {
+    $("summary").hidden = true;
+    S.summaryDismissed = S.summaryKey;
+  });
+  $("chooser-cancel").addEventListener("click", () => { $("chooser").hidden = true; });
+  $("sit").addEventListener("click", sitDown);
+  $("leave").addEventListener("click", leave);
+  $("btn-rematch").addEventListener("click", rematch);
+  $("btn-copy").addEventListener("click", () => {
+    $("invite").select();
+    navigator.clipboard?.writeText($("invite").value).catch(() => {});
+  });
+  $("rules-toggle").addEventListener("click", () => { $("rules").hidden = !$("rules").hidden; });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") { $("chooser").hidden = true; S.selected.clear(); renderRack(); }
+  });
+  setInterval(renderDeadline, 1000);
+}
+
+function renderDeadline() {
+  const box = $("deadline");
+  if (!S.deadline) { box.hidden = true; return; }
+  const left = Math.max(0, Math.round(S.deadline - Date.now() / 1000));
+  box.hidden = false;
+  box.textContent = t("turn.deadline", { s: left });
+}
+
+async function main() {
+  await setLanguage(pickLanguage());
+  languagePicker($("lang"));
+  onLanguageChange(() => { applyTranslations(document); render(); });
+  wire();
+  const held = spectateOnly ? null : seatAt(code);
+  if (held) { S.token = held.token; S.seat = held.seat; }
+  api("/api/variants").then((list) => { S.variants = list; if (S.view) renderRules(); }).catch(() => {});
+  render();
+  connect();
+}
+
+main();

@@ -1,0 +1,308 @@
+"""Persistence: each table is a header (variant, options, seed, seats) plus an
+append-only event log; a table's state is rebuilt by replaying its events.
+
+SQLAlchemy Core on SQLite (WAL, the default) or PostgreSQL; the schema is
+created and upgraded by the Alembic migrations shipped in this package.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+__all__ = [
+    "EventRow",
+    "SeatRow",
+    "Store",
+    "TableRow",
+    "default_database_url",
+    "metadata",
+    "normalize_url",
+]
+
+metadata = sa.MetaData()
+
+tables_t = sa.Table(
+    "rk_tables",
+    metadata,
+    sa.Column("code", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(80), nullable=False),
+    sa.Column("variant", sa.String(40), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("turn_timer", sa.Float, nullable=True),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("rematch", sa.String(16), nullable=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("finished", sa.Float, nullable=True),
+)
+
+seats_t = sa.Table(
+    "rk_seats",
+    metadata,
+    sa.Column("code", sa.String(16), sa.ForeignKey("rk_tables.code"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(80), nullable=False),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("bot", sa.String(32), nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+)
+
+events_t = sa.Table(
+    "rk_events",
+    metadata,
+    sa.Column("code", sa.String(16), sa.ForeignKey("rk_tables.code"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.Text, nullable=False),
+    sa.Column("action_id", sa.String(64), nullable=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.UniqueConstraint("code", "action_id", name="uq_rk_events_action_id"),
+)
+
+
+@dataclass(slots=True)
+class SeatRow:
+    """A seat of the header: ``kind`` is open, human or bot; tokens are stored hashed."""
+
+    seat: int
+    name: str = ""
+    kind: str = "open"
+    bot: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass(slots=True)
+class TableRow:
+    """A table's header."""
+
+    code: str
+    name: str
+    variant: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    turn_timer: float | None
+    status: str
+    seats: list[SeatRow]
+    created: float = field(default_factory=time.time)
+    rematch: str | None = None
+    finished: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """One applied action: its number (1-based), seat, notation and client id."""
+
+    seq: int
+    seat: int
+    action: str
+    action_id: str | None
+
+
+def default_database_url() -> str:
+    """An SQLite file in the user's data directory (created if missing)."""
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("rummykit", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'rummykit.db'}"
+
+
+def normalize_url(url: str) -> str:
+    """``postgresql://`` and ``postgres://`` use the psycopg (3) driver."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL: readers never block the writer; NORMAL sync keeps every committed
+    # transaction across a process crash (only a power loss may drop the last ones).
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+class Store:
+    """The tables of one database.  Methods commit before they return."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = normalize_url(url or default_database_url())
+        self.engine: Engine = sa.create_engine(self.url)
+        if self.engine.dialect.name == "sqlite":
+            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.migrate()
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return str(self.engine.dialect.name)
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest migration (Alembic ``upgrade head``)."""
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+        with self.engine.begin() as conn:
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+
+    def close(self) -> None:
+        """Release the connection pool."""
+        self.engine.dispose()
+
+    @contextmanager
+    def _tx(self) -> Iterator[Connection]:
+        with self.engine.begin() as conn:
+            yield conn
+
+    # ------------------------------------------------------------------ writes
+
+    def create_table(self, row: TableRow) -> None:
+        """Store a new table header with its seats."""
+        with self._tx() as conn:
+            conn.execute(
+                tables_t.insert().values(
+                    code=row.code,
+                    name=row.name,
+                    variant=row.variant,
+                    players=row.players,
+                    options=row.options,
+                    seed=row.seed,
+                    turn_timer=row.turn_timer,
+                    status=row.status,
+                    rematch=row.rematch,
+                    created=row.created,
+                    finished=row.finished,
+                )
+            )
+            conn.execute(
+                seats_t.insert(),
+                [
+                    {
+                        "code": row.code,
+                        "seat": s.seat,
+                        "name": s.name,
+                        "kind": s.kind,
+                        "bot": s.bot,
+                        "token_hash": s.token_hash,
+                    }
+                    for s in row.seats
+                ],
+            )
+
+    def update_seat(self, code: str, seat: SeatRow) -> None:
+        """Store a seat's new occupant."""
+        with self._tx() as conn:
+            conn.execute(
+                seats_t.update()
+                .where(seats_t.c.code == code, seats_t.c.seat == seat.seat)
+                .values(name=seat.name, kind=seat.kind, bot=seat.bot, token_hash=seat.token_hash)
+            )
+
+    def update_table(self, code: str, **values: Any) -> None:
+        """Change header fields (status, rematch, finished)."""
+        with self._tx() as conn:
+            conn.execute(tables_t.update().where(tables_t.c.code == code).values(**values))
+
+    def append_event(self, code: str, event: EventRow) -> None:
+        """Append one event.  The (table, seq) key makes a second writer of the same
+        event number fail rather than fork the log."""
+        with self._tx() as conn:
+            conn.execute(
+                events_t.insert().values(
+                    code=code,
+                    seq=event.seq,
+                    seat=event.seat,
+                    action=event.action,
+                    action_id=event.action_id,
+                    created=time.time(),
+                )
+            )
+
+    # ------------------------------------------------------------------ reads
+
+    def _row(self, conn: Connection, table: sa.Row[Any]) -> TableRow:
+        seats = conn.execute(
+            seats_t.select().where(seats_t.c.code == table.code).order_by(seats_t.c.seat)
+        ).all()
+        return TableRow(
+            code=table.code,
+            name=table.name,
+            variant=table.variant,
+            players=table.players,
+            options=dict(table.options),
+            seed=int(table.seed),
+            turn_timer=table.turn_timer,
+            status=table.status,
+            seats=[SeatRow(s.seat, s.name, s.kind, s.bot, s.token_hash) for s in seats],
+            created=table.created,
+            rematch=table.rematch,
+            finished=table.finished,
+        )
+
+    def load_table(self, code: str) -> tuple[TableRow, list[EventRow]] | None:
+        """A table's header and its whole event log, or None."""
+        with self.engine.connect() as conn:
+            table = conn.execute(tables_t.select().where(tables_t.c.code == code)).first()
+            if table is None:
+                return None
+            return self._row(conn, table), self._events(conn, code)
+
+    def _events(self, conn: Connection, code: str) -> list[EventRow]:
+        rows = conn.execute(
+            events_t.select().where(events_t.c.code == code).order_by(events_t.c.seq)
+        ).all()
+        return [EventRow(r.seq, r.seat, r.action, r.action_id) for r in rows]
+
+    def active_codes(self) -> list[str]:
+        """Codes of the tables not finished (to load on start-up)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(tables_t.c.code).where(tables_t.c.status != "finished")
+            ).all()
+        return [r.code for r in rows]
+
+    def finished_tables(self, limit: int = 50, offset: int = 0) -> list[TableRow]:
+        """Finished tables, newest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                tables_t.select()
+                .where(tables_t.c.status == "finished")
+                .order_by(tables_t.c.finished.desc(), tables_t.c.code)
+                .limit(limit)
+                .offset(offset)
+            ).all()
+            return [self._row(conn, r) for r in rows]
+
+    def event_count(self, code: str) -> int:
+        """How many events the table has stored."""
+        with self.engine.connect() as conn:
+            return int(
+                conn.execute(
+                    sa.select(sa.func.count()).select_from(events_t).where(events_t.c.code == code)
+                ).scalar_one()
+            )
+
+    def codes_taken(self, codes: Sequence[str]) -> set[str]:
+        """Which of ``codes`` are already used."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(tables_t.c.code).where(tables_t.c.code.in_(list(codes)))
+            ).all()
+        return {r.code for r in rows}

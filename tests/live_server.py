@@ -1,0 +1,84 @@
+"""A real ``rummykit serve`` process on a free loopback port, for the tests that need
+sockets, a crash (SIGKILL) or a restart."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class LiveServer:
+    """``rummykit serve`` in a subprocess: start, SIGKILL, restart."""
+
+    def __init__(self, database_url: str, log: Path, *, bot_delay: float = 0.0, grace: float = 0.3):
+        self.url = database_url
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws_base = f"ws://127.0.0.1:{self.port}"
+        self.log = log
+        self.args = ["--database-url", database_url, "--bot-delay", str(bot_delay)]
+        self.args += ["--grace", str(grace)]
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.http = httpx.Client(base_url=self.base, timeout=10)
+
+    def start(self) -> None:
+        """Start the server and wait until it answers."""
+        code = "from rummykit.cli.main import main; main()"
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", code, "serve", "--port", str(self.port), *self.args],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
+        end = time.monotonic() + 30
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
+            try:
+                if self.http.get("/api/variants").status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError("the server did not start in 30 s")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self) -> None:
+        """Terminate (if running) and release the client."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.http.close()
+
+    def post(self, path: str, **body: Any) -> httpx.Response:
+        """POST JSON."""
+        return self.http.post(path, json=body)
+
+    def get(self, path: str) -> Any:
+        """GET JSON."""
+        return self.http.get(path).json()

@@ -1,0 +1,98 @@
+"""Helpers for the server tests: an app on a real database, bot-played tables."""
+
+from __future__ import annotations
+
+import os
+import uuid
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the server extra is not installed")
+
+with warnings.catch_warnings():
+    # Starlette's test client warns about its httpx transport; the tests use it as is.
+    warnings.filterwarnings("ignore", message=".*httpx.*")
+    from fastapi.testclient import TestClient
+
+import sqlalchemy as sa
+
+from rummykit.server.app import create_app
+from rummykit.server.hub import HubSettings
+
+PG_URL = os.environ.get("RUMMYKIT_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def pg_reachable() -> bool:
+    """Whether the test PostgreSQL server answers."""
+    from rummykit.server.store import normalize_url
+
+    try:
+        engine = sa.create_engine(normalize_url(PG_URL), connect_args={"connect_timeout": 2})
+        with engine.connect() as conn:
+            conn.execute(sa.text("select 1"))
+        engine.dispose()
+    except Exception:
+        return False
+    return True
+
+
+def require_pg() -> str:
+    """The PostgreSQL URL, or skip (fail in CI, where a server must be there)."""
+    if pg_reachable():
+        return PG_URL
+    reason = f"PostgreSQL is not reachable at {PG_URL} (set RUMMYKIT_TEST_PG)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI must run the PostgreSQL tests: {reason}")
+    pytest.skip(reason)
+
+
+def fresh_pg_url() -> str:
+    """A new empty schema on the test PostgreSQL server, as a URL that uses it."""
+    url = require_pg()
+    from rummykit.server.store import normalize_url
+
+    schema = "rk_" + uuid.uuid4().hex[:12]
+    engine = sa.create_engine(normalize_url(url))
+    with engine.begin() as conn:
+        conn.execute(sa.text(f"create schema {schema}"))
+    engine.dispose()
+    sep = "&" if "?" in url else "?"
+    return f"{url}{sep}options=-csearch_path%3D{schema}"
+
+
+def sqlite_url(tmp: Any) -> str:
+    """An SQLite file in ``tmp``."""
+    return f"sqlite:///{tmp}/rk.db"
+
+
+FAST = HubSettings(bot_delay=0.0, grace=0.2, rate=1000.0, burst=1000.0)
+
+
+def client(url: str, settings: HubSettings = FAST) -> TestClient:
+    """A test client of a new app on ``url`` (use it as a context manager)."""
+    return TestClient(create_app(url, settings=settings))
+
+
+def frame(**fields: Any) -> dict[str, Any]:
+    """A client frame with the protocol version."""
+    return {"v": 1, **fields}
+
+
+def until(ws: Any, kind: str, limit: int = 500) -> dict[str, Any]:
+    """Read frames until one of ``kind`` arrives."""
+    for _ in range(limit):
+        got: dict[str, Any] = ws.receive_json()
+        if got["type"] == kind:
+            return got
+    raise AssertionError(f"no {kind} frame in {limit} frames")
+
+
+def iter_states(ws: Any, limit: int = 10_000) -> Iterator[dict[str, Any]]:
+    """Yield every state frame."""
+    for _ in range(limit):
+        got: dict[str, Any] = ws.receive_json()
+        if got["type"] == "state":
+            yield got

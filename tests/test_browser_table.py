@@ -1,0 +1,344 @@
+"""The browser table in Debian's Chromium (issue 5 items 7–8): two people and two bots
+finish a game of remi_ro and of a card game by clicking, a spectator never sees a
+hidden piece, and a reload in the middle of a turn restores the table."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser_support import (
+    SHOWN_FACES,
+    PageErrors,
+    catalog,
+    chromium,
+    create_table,
+    join_table,
+    live_server,
+    perform,
+    play_humans,
+    public_faces,
+    require_browser,
+    snapshot,
+    wait_for_state,
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    require_browser()
+    with live_server(tmp_path_factory.mktemp("browser")) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser(server: str) -> Iterator[Any]:
+    with chromium() as b:
+        yield b
+
+
+def _page(browser: Any, locale: str = "en-GB") -> tuple[Any, PageErrors]:
+    context = browser.new_context(locale=locale, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return page, PageErrors(page)
+
+
+class SpectatorWatch:
+    """A spectator's page and every frame its WebSocket received."""
+
+    def __init__(self, browser: Any, url: str, code: str) -> None:
+        self.page, self.errors = _page(browser)
+        self.frames: list[dict[str, Any]] = []
+        self.checked = 0
+        self.page.on("websocket", self._socket)
+        self.page.goto(f"{url}/t/{code}?spectate=1")
+
+    def _socket(self, ws: Any) -> None:
+        ws.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))
+
+    def check_against(self, player: Any) -> None:
+        """Once the spectator has caught up with ``player``'s page, it shows exactly the
+        public pieces of the player's view and no rack."""
+        seen = snapshot(player)
+        self.page.wait_for_function("id => window.rummykitTable.eventId >= id", arg=seen["eventId"])
+        # One evaluation, so no frame can arrive between reading the event and the page.
+        mine = self.page.evaluate(
+            """() => ({
+                eventId: window.rummykitTable.eventId,
+                faces: shownFaces(document.body),
+                rack: document.querySelectorAll('#rack .piece').length,
+                rackHidden: document.getElementById('rack-area').hidden,
+            })""".replace("shownFaces(document.body)", SHOWN_FACES)
+        )
+        if mine["eventId"] != seen["eventId"]:
+            return  # a bot moved in between; the next check compares again
+        assert mine["rack"] == 0 and mine["rackHidden"]
+        shown, public = Counter(mine["faces"]), Counter(public_faces(seen["view"]))
+        assert shown == public, (
+            f"shown but not public {shown - public}, public but not shown {public - shown}, "
+            f"event {seen['eventId']}, page errors {self.errors.errors}"
+        )
+        self.checked += 1
+
+    def assert_nothing_hidden_was_sent(self) -> None:
+        states = [f for f in self.frames if f.get("type") == "state"]
+        assert states, "the spectator received no state"
+        for frame in states:
+            view = frame["view"]
+            assert view["seat"] == -1 and view["rack"] == [], frame
+            assert not frame.get("legal"), frame
+            if frame.get("hands") is not None:
+                assert view["phase"] in ("deal_end", "match_end"), frame
+
+
+def _two_people_and_two_bots(
+    browser: Any, url: str, variant: str, options: dict[str, str]
+) -> tuple[str, list[Any], list[PageErrors]]:
+    ana, ana_errors = _page(browser, "ro-RO")
+    code = create_table(
+        ana,
+        url,
+        variant=variant,
+        name="Ana",
+        seats=["open", "bot:greedy", "bot:greedy"],
+        options=options,
+    )
+    bob, bob_errors = _page(browser, "de-DE")
+    join_table(bob, url, code, "Bob")
+    wait_for_state(ana)
+    wait_for_state(bob)
+    return code, [ana, bob], [ana_errors, bob_errors]
+
+
+def _assert_finished(page: Any, lang: str) -> None:
+    text = catalog(lang)
+    state = snapshot(page)
+    assert state["view"]["phase"] == "match_end"
+    results = state["view"]["results"]
+    assert results, "a finished match has deal results"
+    # The deal summary shows every seat's score and the winner; the score table the totals.
+    assert page.locator("#summary").is_visible()
+    rows = page.locator("#summary .summary-table tr")
+    assert rows.count() == 1 + state["view"]["players"]
+    assert (
+        page.locator("#summary .winner")
+        .inner_text()
+        .startswith(text["summary.winners"].split("{")[0])
+    )
+    totals = page.locator("#results .score-table tr.totals td").all_inner_texts()
+    assert totals[1:] == [str(t) for t in state["view"]["totals"]]
+    # Hands are revealed once the deal has ended (the server's policy).
+    assert page.locator("#summary .revealed").count() == state["view"]["players"]
+
+
+def test_remi_ro_two_people_two_bots_and_a_spectator(browser: Any, server: str) -> None:
+    code, pages, errors = _two_people_and_two_bots(browser, server, "remi_ro", {"match_deals": "1"})
+    watch = SpectatorWatch(browser, server, code)
+    wait_for_state(watch.page)
+    counter = {"n": 0}
+
+    def after(page: Any, action: str) -> None:
+        counter["n"] += 1
+        if counter["n"] % 4 == 0:
+            watch.check_against(page)
+
+    made = play_humans(pages, on_action=after)
+    assert made > 0
+    _assert_finished(pages[0], "ro")
+    _assert_finished(pages[1], "de")
+    wait_for_state(watch.page)
+    watch.page.wait_for_function("window.rummykitTable.view.phase === 'match_end'")
+    watch.assert_nothing_hidden_was_sent()
+    assert watch.checked > 0, "the spectator was never compared with a player"
+    for e in [*errors, watch.errors]:
+        assert not e.errors
+
+
+def test_card_game_two_people_two_bots(browser: Any, server: str) -> None:
+    code, pages, errors = _two_people_and_two_bots(
+        browser,
+        server,
+        "basic",
+        # One deal, and the stock turned over at most once: without a cap an unshuffled
+        # discard pile can come round again and again (a deal may never end).
+        {"match_mode": '"deals"', "match_deals": "1", "max_stock_recycles": "1"},
+    )
+    first = snapshot(pages[0])["view"]
+    assert first["rack"][0][-1] in "SHDC"
+    # The options set in the lobby's form are the table's.
+    assert first["options"]["max_stock_recycles"] == 1
+    assert first["options"]["match_deals"] == 1
+    play_humans(pages)
+    _assert_finished(pages[0], "ro")
+    _assert_finished(pages[1], "de")
+    # A rematch: same game, a new table, the same seat.
+    last = snapshot(pages[0])
+    pages[0].click("#btn-rematch")
+    pages[0].wait_for_url(lambda u: "/t/" in u and not u.endswith(f"/t/{code}"))
+    pages[0].wait_for_function("window.rummykitTable.table !== null")
+    again = pages[0].evaluate("[window.rummykitTable.seat, window.rummykitTable.table.variant]")
+    assert again == [last["seat"], "basic"]
+    for e in errors:
+        assert not e.errors
+
+
+def test_reload_mid_turn_restores_the_table(browser: Any, server: str) -> None:
+    page, errors = _page(browser)
+    create_table(page, server, variant="remi_ro", name="Ana", seats=["bot:greedy"] * 3)
+    state = wait_for_state(page)
+    # Play until it is this seat's turn in the play phase, then draw: the turn is half done.
+    for _ in range(20):
+        state = snapshot(page)
+        if "draw" in state["legal"]:
+            break
+        if state["legal"]:
+            action = "ready" if "ready" in state["legal"] else None
+            action = action or next(a for a in state["legal"] if a.startswith("discard"))
+            perform(page, action)
+        page.wait_for_function(
+            "after => window.rummykitTable.eventId > after", arg=state["eventId"]
+        )
+    assert "draw" in snapshot(page)["legal"]
+    before = snapshot(page)
+    # Legal moves are highlighted: the stock now, then the pieces a move uses.
+    assert page.locator("#stock.legal").count() == 1
+    perform(page, "draw")
+    mid = wait_for_state(page, before["eventId"])
+    assert any(a.startswith("discard") for a in mid["legal"])
+    assert page.locator("#stock.legal").count() == 0
+    assert page.locator("#rack .rack-piece.playable").count() > 0
+    page.locator("#rack .rack-piece.playable").first.click()
+    assert page.locator("#btn-discard.legal").count() == 1
+    page.click("#btn-clear")
+    # Sort by number, then drag the first piece to the end of the rack.
+    page.click("#btn-sort-number")
+    by_number = snapshot(page)["order"]
+    ranks = [int(f[1:]) if f != "J" else 99 for f in by_number]
+    assert ranks == sorted(ranks) and sorted(by_number) == sorted(mid["view"]["rack"])
+    first = page.locator("#rack .rack-piece").first
+    last = page.locator("#rack .rack-piece").last
+    a, b = first.bounding_box(), last.bounding_box()
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(b["x"] + b["width"] * 0.9, b["y"] + b["height"] / 2, steps=8)
+    page.mouse.up()
+    order = snapshot(page)["order"]
+    assert order == by_number[1:] + by_number[:1]
+    # Select a piece; then reload in the middle of the turn.
+    page.locator("#rack .rack-piece").nth(2).click()
+    page.reload()
+    restored = wait_for_state(page)
+    assert restored["seat"] == mid["seat"]
+    assert restored["eventId"] == mid["eventId"]
+    assert restored["legal"] == mid["legal"]
+    assert sorted(restored["view"]["rack"]) == sorted(mid["view"]["rack"])
+    assert restored["order"] == order, "the player's arrangement survives the reload"
+    assert page.locator("#rack .rack-piece").count() == len(order)
+    assert page.locator("#turn").inner_text().endswith(catalog("en")["turn.yours"])
+    # Hints for the seat to move, each playable with a click.
+    page.click("#btn-hint")
+    page.wait_for_selector("#hints li")
+    offered = page.locator("#hints button[data-action]").evaluate_all(
+        "bs => bs.map(b => b.dataset.action)"
+    )
+    assert set(offered) & set(restored["legal"]), offered
+    # The table's rules and options are visible.
+    page.click("#rules-toggle")
+    assert page.locator("#rules").is_visible()
+    assert "opening_min_points" in page.inner_text("#rules .options")
+    assert "45" in page.inner_text("#rules-body")
+    # The turn goes on where it stopped: discard and the bots play on.
+    discard = next(a for a in restored["legal"] if a.startswith("discard"))
+    perform(page, discard)
+    after = wait_for_state(page, restored["eventId"])
+    assert [s for s, _ in after["view"]["history"]][-1] != -1
+    assert not errors.errors
+
+
+def test_illegal_move_is_explained(browser: Any, server: str) -> None:
+    """A move the engine refuses is sent anyway and the server's reason is shown."""
+    page, _ = _page(browser)
+    create_table(page, server, variant="remi_ro", name="Ana", seats=["bot:greedy"] * 3)
+    for _ in range(20):
+        state = wait_for_state(page)
+        if "draw" in state["legal"]:
+            break
+        if state["legal"]:
+            perform(page, "ready" if "ready" in state["legal"] else state["legal"][-1])
+        page.wait_for_function(
+            "after => window.rummykitTable.eventId > after", arg=state["eventId"]
+        )
+    state = snapshot(page)
+    assert "draw" in state["legal"]
+    # The opening threshold shows as pieces are selected (POST /api/meldcheck).
+    for i in range(3):
+        page.locator("#rack .rack-piece").nth(i).click()
+    page.wait_for_function(
+        "() => document.getElementById('selection').textContent.includes('of 45 points')"
+    )
+    # Discarding before drawing is not allowed.
+    page.click("#btn-clear")
+    page.locator("#rack .rack-piece").first.click()
+    page.click("#btn-discard")
+    message = page.locator("#message")
+    message.wait_for(state="visible")
+    text = message.inner_text()
+    assert text.startswith(catalog("en")["error.illegal_action"])
+    assert len(text) > len(catalog("en")["error.illegal_action"]) + 10
+    assert snapshot(page)["eventId"] == state["eventId"]
+
+
+def test_static_files_are_served(server: str) -> None:
+    import urllib.request
+
+    for path in ("/", "/static/js/table.js", "/static/i18n/bg.json", "/t/NOPE"):
+        with urllib.request.urlopen(server + path) as answer:
+            assert answer.status == 200
+    assert Path(__file__).name.startswith("test_browser_")
+
+
+def test_touch_selects_and_offers_a_double_for_a_swap(browser: Any, server: str) -> None:
+    """On a phone: tapping selects (pointer events); in the announcements a selected
+    double can be offered to each other seat (swaps are not in the legal list)."""
+    context = browser.new_context(
+        locale="ro-RO", has_touch=True, is_mobile=True, viewport={"width": 390, "height": 844}
+    )
+    page = context.new_page()
+    errors = PageErrors(page)
+    create_table(page, server, variant="remi_ro", name="Ana", seats=["bot:greedy"] * 3)
+    state = wait_for_state(page)
+    page.wait_for_function("window.rummykitTable.legal.length > 0")
+    state = snapshot(page)
+    piece = page.locator("#rack .rack-piece").first
+    piece.tap()
+    assert "selected" in (piece.get_attribute("class") or "")
+    piece.tap()
+    assert "selected" not in (piece.get_attribute("class") or "")
+    rack = state["order"]
+    doubles = [f for f in set(rack) if rack.count(f) >= 2]
+    if state["view"]["phase"] == "preplay" and doubles:
+        page.locator(f'#rack .rack-piece[data-face="{doubles[0]}"]').first.tap()
+        offers = page.locator("#extra-actions button[data-action^='swap']").evaluate_all(
+            "bs => bs.map(b => b.dataset.action)"
+        )
+        assert offers == [f"swap {doubles[0]} P{s}" for s in (2, 3, 4)]
+    assert not errors.errors
+    context.close()
+
+
+def test_missing_chromium_skips_but_fails_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    import browser_support
+
+    monkeypatch.setattr(browser_support, "CHROMIUM", Path("/nonexistent/chromium"))
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="chromium"):
+        browser_support.require_browser()
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI must run the browser tests"):
+        browser_support.require_browser()

@@ -1,0 +1,71 @@
+"""The WebSocket frame schema: version, shapes, sizes (server/schema.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("pydantic", reason="the server extra is not installed")
+
+from rummykit.server.schema import (
+    ActionMessage,
+    ErrorFrame,
+    HintMessage,
+    ResyncMessage,
+    StateFrame,
+    parse_client_message,
+)
+
+
+def test_each_client_frame_parses_to_its_model() -> None:
+    msg = parse_client_message(
+        json.dumps(
+            {"v": 1, "type": "action", "action_id": "a-1", "state_id": 3, "action": "discard R5"}
+        )
+    )
+    assert msg == ActionMessage(
+        v=1, type="action", action_id="a-1", state_id=3, action="discard R5"
+    )
+    assert isinstance(
+        parse_client_message('{"v":1,"type":"resync","last_event_id":0}'), ResyncMessage
+    )
+    assert isinstance(parse_client_message(b'{"v":1,"type":"hint"}'), HintMessage)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"type":"hint"}',  # no version
+        '{"v":2,"type":"hint"}',
+        '{"v":1,"type":"shout"}',
+        '{"v":1,"type":"action","action_id":"a","state_id":-1,"action":"draw"}',
+        '{"v":1,"type":"action","action_id":"a b","state_id":0,"action":"draw"}',
+        '{"v":1,"type":"action","action_id":"a","state_id":0,"action":""}',
+        '{"v":1,"type":"action","action_id":"a","state_id":0,"action":"draw","x":1}',
+        '{"v":1,"type":"action","action_id":"' + "a" * 65 + '","state_id":0,"action":"draw"}',
+        "[1, 2]",
+        "not json",
+    ],
+)
+def test_a_bad_client_frame_is_refused_with_a_reason(text: str) -> None:
+    with pytest.raises(ValueError, match=r"\S"):
+        parse_client_message(text)
+
+
+def test_server_frames_carry_the_version_and_type() -> None:
+    error = json.loads(ErrorFrame(code="stale_state", message="m").model_dump_json())
+    assert error == {
+        "v": 1,
+        "type": "error",
+        "code": "stale_state",
+        "message": "m",
+        "action_id": None,
+    }
+    state = json.loads(StateFrame(event_id=1, state_id=1, view={}).model_dump_json())
+    assert state["v"] == 1 and state["type"] == "state" and state["legal"] is None
+
+
+def test_error_codes_are_closed() -> None:
+    with pytest.raises(ValueError):
+        ErrorFrame(code="oops", message="m")  # type: ignore[arg-type]
