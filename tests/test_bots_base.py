@@ -41,7 +41,7 @@ def test_play_turn_applies_and_returns_the_bots_choice() -> None:
     action = play_turn(game, bot, random.Random(0))
     assert action == legal[0]
     assert game.log == [(seat, action)]
-    (shown, shown_legal), = bot.calls
+    ((shown, shown_legal),) = bot.calls
     assert shown.seat == seat
     assert shown.to_move == seat
     assert shown_legal == legal
@@ -164,7 +164,7 @@ def test_bots_are_indexed_by_seat() -> None:
 
 
 def test_bot_registry() -> None:
-    assert set(BOTS) == {"random", "greedy"}
+    assert set(BOTS) == {"random", "greedy", "easy", "medium", "hard"}
     assert isinstance(make_bot("random"), RandomBot)
     assert isinstance(make_bot("greedy"), GreedyBot)
     assert isinstance(make_bot("  Greedy "), GreedyBot)

@@ -259,12 +259,10 @@ def test_greedy_chooses_the_same_for_the_same_view() -> None:
     other = (first + 1) % 4
     hidden_rack = game.racks[other][0]
     hidden_stock = next(
-        p for p in game.stock
-        if p != game.indicator and game.faces[p] != game.faces[hidden_rack]
+        p for p in game.stock if p != game.indicator and game.faces[p] != game.faces[hidden_rack]
     )
     swapped = [
-        hidden_stock if p == hidden_rack else hidden_rack if p == hidden_stock else p
-        for p in order
+        hidden_stock if p == hidden_rack else hidden_rack if p == hidden_stock else p for p in order
     ]
     a = Game("remi_ro", 4, walls=[order], maker=game.first_maker, seed=1)
     b = Game("remi_ro", 4, walls=[swapped], maker=game.first_maker, seed=1)
@@ -277,3 +275,38 @@ def test_greedy_chooses_the_same_for_the_same_view() -> None:
     choice_a = GreedyBot().choose(view(a, first), a.legal_actions(), random.Random(0))
     choice_b = GreedyBot().choose(view(b, first), b.legal_actions(), random.Random(0))
     assert choice_a == choice_b
+
+
+def test_vienna_greedy_never_passes_the_same_cards_round_for_ever() -> None:
+    """RULES §6 with A-03 (a card just taken may not be discarded): after taking the top
+    discard, greedy discards the best *legal* card, so each take lowers its deadwood.  This
+    deal (found by the server's canary scan) used to loop for ever: both bots took the top
+    ace and threw another ace back."""
+    game = Game("vienna", 2, {"match_deals": 1, "max_stock_recycles": 0}, seed=291795863671947108)
+    bots = [GreedyBot(), GreedyBot()]
+    actions = play_to_end(game, bots, random.Random(0.3373422487630071), max_actions=3_000)
+    assert game.is_over and actions < 3_000
+
+
+def test_greedy_refuses_a_finished_game_with_a_clear_error() -> None:
+    game = Game("basic", 2, {"match_mode": "deals", "match_deals": 1}, seed=3)
+    play_to_end(game, [GreedyBot(), GreedyBot()], random.Random(3), max_actions=2_000)
+    assert game.phase is Phase.MATCH_END and game.legal_actions() == []
+    with pytest.raises(ValueError, match="game is over"):
+        GreedyBot().choose(view(game, 0), [], random.Random(0))
+
+
+def test_greedy_opens_under_the_options_meld_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Options may change the meld rules (variant.rules_for): greedy passes them on."""
+    seen: list[Any] = []
+    real = greedy_module.best_opening
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(kwargs.get("rules"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(greedy_module, "best_opening", spy)
+    game = Game("remi_ro", 2, seed=8)
+    play_to_end(game, [GreedyBot(), GreedyBot()], random.Random(8), stop_at_deal_end=True)
+    assert seen, "greedy looked for an opening"
+    assert all(r == REMI_RO.rules_for(game.options) for r in seen)

@@ -95,3 +95,9 @@ def test_choices_depend_only_on_the_rng_stream() -> None:
     picks_a = [RandomBot().choose(view(a, 0), legal, rng_a) for _ in range(20)]
     picks_b = [RandomBot().choose(view(b, 3), legal, rng_b) for _ in range(20)]
     assert picks_a == picks_b
+
+
+def test_random_bot_refuses_an_empty_choice() -> None:
+    game = Game("basic", 2, seed=1)
+    with pytest.raises(ValueError, match="no legal action"):
+        RandomBot().choose(view(game, 0), [], random.Random(0))

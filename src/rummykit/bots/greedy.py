@@ -79,7 +79,11 @@ class GreedyBot:
         self._reset_this_turn = False
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
-        """Pick an action from ``legal`` for ``view``'s seat."""
+        """Pick an action from ``legal`` for ``view``'s seat.
+
+        Raises :class:`ValueError` when there is nothing to choose (a finished game)."""
+        if not legal or view.phase is Phase.MATCH_END:
+            raise ValueError(f"no move to choose: the game is over ({view.phase}, no legal action)")
         if view.phase is Phase.DEAL_END:
             return NextDeal()
         if view.phase is Phase.SHOWDOWN:
@@ -143,6 +147,7 @@ class GreedyBot:
                     _NO_STRUCTURE if opened else opening_requirement(variant, view.options),
                     keep=1,
                     must_include=tile,
+                    rules=variant.rules_for(view.options),
                 )
                 if lay.melds and (opened or lay.valid_opening):
                     self._plan = [_meld_action(c, tile) for c in lay.melds]
@@ -164,6 +169,7 @@ class GreedyBot:
                 _NO_STRUCTURE if opened else opening_requirement(variant, view.options),
                 keep=1,
                 must_include=must,
+                rules=variant.rules_for(view.options),
             )
             if lay.melds and (opened or lay.valid_opening):
                 actions: list[Action] = [_meld_action(c, rack[0]) for c in lay.melds]
@@ -261,13 +267,17 @@ class GreedyBot:
             return closes[0]
         if CallRemi() in legal_set and arrange(rack, view.options).points <= self.CALL_AT:
             return CallRemi()
-        keep = view.must_use[0] if view.must_use else None
-        discards = {a.face for a in legal if isinstance(a, Discard)}
+        discards = sorted({a.face for a in legal if isinstance(a, Discard)})
         if discards:
-            _, face = after_best_discard([f for f in rack if f in discards or f != keep])
-            if Discard(face) in legal_set:
-                return Discard(face)
-            return next(a for a in legal if isinstance(a, Discard))
+            # Judge only the legal discards (a card just taken may not go back, A-03): then a
+            # turn that took the top discard always ends with less deadwood than it began,
+            # so bots can never pass the same cards round the table for ever.
+            def left(face: Face) -> tuple[int, int, Face]:
+                rest = list(rack)
+                rest.remove(face)
+                return (arrange(rest, view.options).points, -variant.score_value(face), face)
+
+            return Discard(min(discards, key=left))
         return legal[0]
 
     @staticmethod

@@ -17,5 +17,7 @@ class RandomBot:
     name = "random"
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
-        """A uniformly random legal action."""
+        """A uniformly random legal action (:class:`ValueError` when there is none)."""
+        if not legal:
+            raise ValueError(f"no move to choose: no legal action ({view.phase})")
         return legal[rng.randrange(len(legal))]

@@ -58,6 +58,7 @@ from rummykit.model.pieces import JOKER_KIND, Face, Material
 from rummykit.rules.options import Options, fingerprint
 from rummykit.rules.variant import (
     Contract,
+    DealLayout,
     OpeningStructure,
     SeatOutcome,
     ShownHand,
@@ -240,7 +241,9 @@ class Game:
 
     Build it from a variant (object or name), the player count, options and a
     seed or an injected :class:`random.Random`; ``walls`` gives explicit piece
-    orders for the deals (tests stack the deal this way).
+    orders for the deals (tests stack the deal this way); ``layout`` starts the
+    first deal from explicit racks, stock and discard pile instead of a wall
+    (search builds sampled worlds this way; that deal records an empty wall).
     """
 
     def __init__(
@@ -253,6 +256,7 @@ class Game:
         rng: random.Random | None = None,
         walls: Sequence[Sequence[int]] | None = None,
         maker: int | None = None,
+        layout: DealLayout | None = None,
     ) -> None:
         self.variant = find_variant(variant) if isinstance(variant, str) else variant
         self.players = self.variant.default_players if players is None else players
@@ -281,6 +285,7 @@ class Game:
         self.seed = seed
         self.rng = rng
         self.explicit_walls = [tuple(w) for w in walls] if walls is not None else None
+        self.start_layout = layout
         self.walls_used: list[tuple[int, ...]] = []
         if maker is not None and not 0 <= maker < self.players:
             raise ValueError(f"maker must be a seat 0..{self.players - 1}, not {maker}")
@@ -310,8 +315,12 @@ class Game:
     def _start_deal(self) -> None:
         n = self.players
         self.deal_log_start = len(self.log)
-        order = self._next_wall()
-        layout = self.variant.deal(self.pieces, order, n, self.maker, self.options)
+        if self.start_layout is not None and not self.walls_used:
+            order: list[int] = []
+            layout = self.start_layout
+        else:
+            order = self._next_wall()
+            layout = self.variant.deal(self.pieces, order, n, self.maker, self.options)
         self.walls_used.append(tuple(order))
         self.racks: list[list[int]] = [sorted(r) for r in layout.racks]
         self.stock: list[int] = list(reversed(layout.stock))

@@ -1,0 +1,280 @@
+"""The expert bot: greedy's play, with the decisions that matter searched.
+
+The expert plays like :class:`~rummykit.bots.greedy.GreedyBot` (open as soon as
+possible, lay and attach everything) except at the decisions where search pays:
+
+* **which piece to discard** — greedy ranks the discards; the expert keeps the
+  top ``top_k`` and plays each out in ``worlds`` sampled worlds
+  (:func:`~rummykit.bots.resample.resample`: hidden racks and stock drawn
+  consistently with the view), every seat following greedy to the end of the
+  deal.  The candidate with the best mean deal-score margin wins; the worlds are
+  shared by the candidates (common random numbers);
+* **whether to take the top discard** where taking carries no obligation
+  (Rommé, Basic Rummy, ...): take and draw are played out the same way.
+
+Before its opening, where the opening has a points minimum, the expert discards as
+greedy does (deadwood is the wrong measure there).  With ``worlds == 0`` (the
+``easy`` level) the expert searches no worlds: it
+scores each candidate discard by the exact least deadwood
+(:func:`rummykit.solver.least_deadwood`) after the next draw, averaged over
+the pieces it has not seen.  Levels are budgets (:data:`LEVELS`).  The bot sees
+only its view; a view that admits no sampled world falls back to greedy.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rummykit.bots.base import play_to_end
+from rummykit.bots.greedy import GreedyBot, tile_usefulness
+from rummykit.bots.resample import ResampleError, resample
+from rummykit.engine.actions import Action, Discard, Draw, TakeColumn
+from rummykit.engine.game import Game, Phase
+from rummykit.engine.view import SeatView
+from rummykit.model.melds import MeldRules
+from rummykit.model.pieces import Face
+from rummykit.rules.variant import TakeUse, Variant, find_variant
+from rummykit.solver.deadwood import least_deadwood
+
+__all__ = ["LEVELS", "ExpertBot", "Level", "unseen_faces"]
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A search budget."""
+
+    worlds: int
+    """Sampled worlds each candidate is played out in (0: no rollouts, one-ply only)."""
+    top_k: int
+    """Discard candidates searched (greedy's best ``top_k``)."""
+    draws: int = 20
+    """Sampled next draws for the one-ply score (``worlds == 0``)."""
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level(worlds=0, top_k=3, draws=60),
+    "medium": Level(worlds=4, top_k=2),
+    "hard": Level(worlds=8, top_k=3),
+}
+"""Difficulty levels for players, weakest first."""
+
+
+def unseen_faces(view: SeatView) -> list[Face]:
+    """The faces ``view``'s seat has not seen: in other racks, the stock or face down."""
+    variant = find_variant(view.variant)
+    left = Counter(variant.pieces(view.options).faces)
+    seen: list[Face] = [*view.rack, *view.column]
+    for formation in view.table:
+        seen.extend(formation.faces)
+    if view.indicator is not None and view.indicator_in_stock:
+        seen.append(view.indicator)
+    left.subtract(seen)
+    return sorted(left.elements())
+
+
+MARGIN = 2.0
+"""Deadwood points a discard must save over greedy's pick to replace it."""
+
+
+class ExpertBot:
+    """Greedy play with sampled-world search on discards and takes (module docstring)."""
+
+    def __init__(self, level: str | Level = "medium") -> None:
+        if isinstance(level, Level):
+            self.level, self.name = level, "expert"
+        else:
+            key = level.strip().lower()
+            if key not in LEVELS:
+                raise ValueError(f"unknown expert level {level!r}; choose from {', '.join(LEVELS)}")
+            self.level, self.name = LEVELS[key], f"expert-{key}"
+        self._greedy = GreedyBot()
+
+    def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Pick an action from ``legal`` for ``view``'s seat."""
+        action = self._greedy.choose(view, legal, rng)
+        if view.phase not in (Phase.TURNS, Phase.ROUND1):
+            return action
+        variant = find_variant(view.variant)
+        if variant.arrange_hand is not None or variant.find_layout is not None:
+            # Vienna and Continental: greedy already scores every discard exactly.
+            return action
+        if isinstance(action, Discard):
+            if not view.opened[view.seat] and variant.play_rules(view.options).opening_min_points:
+                # Before an opening with a points minimum, greedy's partner count serves
+                # better than deadwood: measured in 2-seat remi_ro (docs/strength.md).
+                return action
+            if self.level.worlds:
+                return self._search(
+                    view, self._discard_candidates(view, legal, action, variant), rng
+                )
+            return self._discard(view, legal, action, variant, rng)
+        if isinstance(action, Draw):
+            if self.level.worlds:
+                take = TakeColumn(len(view.column) - 1)
+                play = variant.play_rules(view.options)
+                if view.column and take in legal and play.take_use is TakeUse.NONE:
+                    return self._search(view, [action, take], rng)
+                return action
+            return self._maybe_take(view, legal, variant, rng)
+        return action
+
+    # ------------------------------------------------------------------ rollouts
+
+    def _discard_candidates(
+        self, view: SeatView, legal: Sequence[Action], chosen: Discard, variant: Variant
+    ) -> list[Action]:
+        rack = list(view.rack)
+        faces = sorted(
+            {a.face for a in legal if isinstance(a, Discard)},
+            key=lambda f: (tile_usefulness(f, rack, variant), -variant.score_value(f), f),
+        )
+        ranked = [chosen.face, *(f for f in faces if f != chosen.face)][: self.level.top_k]
+        return [Discard(f) for f in ranked]
+
+    def _search(self, view: SeatView, candidates: list[Action], rng: random.Random) -> Action:
+        """The candidate with the best mean deal margin over sampled worlds."""
+        if len(candidates) < 2:
+            return candidates[0]
+        margins: list[list[float]] = [[] for _ in candidates]
+        for _ in range(self.level.worlds):
+            try:
+                world = resample(view, rng)
+            except ResampleError:
+                continue
+            seed = rng.randrange(2**32)
+            for i, action in enumerate(candidates):
+                margins[i].append(_rollout(world.copy(), action, view.seat, seed))
+        played = len(margins[0])
+        if not played:
+            return candidates[0]
+        # Rollouts are noisy: leave greedy's pick (candidate 0) only for a candidate
+        # that beats it in most worlds and on average.
+        best, best_gain = 0, 0.0
+        for i in range(1, len(candidates)):
+            diffs = [a - b for a, b in zip(margins[i], margins[0], strict=True)]
+            gain = sum(diffs) / played
+            if gain > best_gain and sum(d > 0 for d in diffs) > played * 0.6:
+                best, best_gain = i, gain
+        return candidates[best]
+
+    # ------------------------------------------------------------------ search
+
+    def _score(self, rack: list[Face], variant: Variant, rules: MeldRules) -> int:
+        """Deadwood of ``rack`` after its best discard (lower is better)."""
+        best = least_deadwood(rack, variant, rules=rules)
+        worst = max((variant.score_value(f) for f in best.deadwood), default=0)
+        return best.points - worst
+
+    def _expected(
+        self,
+        rack: list[Face],
+        draws: Sequence[tuple[Face, float]],
+        variant: Variant,
+        rules: MeldRules,
+    ) -> float:
+        """The mean of :meth:`_score` over weighted draws; a draw that cannot touch a
+        meld of the rack (no same rank, no suit neighbour within two) costs no search."""
+        if not draws:
+            return float(self._score(rack, variant, rules))
+        base = least_deadwood(rack, variant, rules=rules)
+        worst = max((variant.score_value(f) for f in base.deadwood), default=0)
+        near = {(f.suit_index, f.rank) for f in rack if not rules.is_wild(f)}
+        ranks = {r for _, r in near}
+        total = weight_sum = 0.0
+        for face, weight in draws:
+            if not rules.is_wild(face) and not _touches(face, near, ranks):
+                value = variant.score_value(face)
+                score = base.points + value - max(worst, value)
+            else:
+                score = self._score([*rack, face], variant, rules)
+            total += weight * score
+            weight_sum += weight
+        return total / weight_sum
+
+    def _draws(self, view: SeatView, rng: random.Random) -> list[tuple[Face, float]]:
+        pool = unseen_faces(view)
+        if not pool:
+            return []
+        counts = Counter(pool)
+        if len(counts) <= self.level.draws:
+            return [(f, float(c)) for f, c in sorted(counts.items())]
+        return [(pool[rng.randrange(len(pool))], 1.0) for _ in range(self.level.draws)]
+
+    def _discard(
+        self,
+        view: SeatView,
+        legal: Sequence[Action],
+        chosen: Discard,
+        variant: Variant,
+        rng: random.Random,
+    ) -> Action:
+        rack = list(view.rack)
+        options = sorted(
+            {a.face for a in legal if isinstance(a, Discard)},
+            key=lambda f: (tile_usefulness(f, rack, variant), -variant.score_value(f), f),
+        )
+        candidates = [chosen.face, *(f for f in options if f != chosen.face)][: self.level.top_k]
+        if len(candidates) < 2 or view.stock_count == 0:
+            return chosen
+        rules = variant.rules_for(view.options)
+        # Common random numbers: every candidate meets the same sampled worlds.
+        draws = self._draws(view, rng)
+        best_face, best_value = chosen.face, float("inf")
+        for face in candidates:
+            rest = list(rack)
+            rest.remove(face)
+            # Greedy's pick keeps a small edge: a deviation must look clearly better.
+            edge = MARGIN if face == chosen.face else 0.0
+            value = self._expected(rest, draws, variant, rules) - edge
+            if value < best_value:
+                best_face, best_value = face, value
+        return Discard(best_face)
+
+    def _maybe_take(
+        self, view: SeatView, legal: Sequence[Action], variant: Variant, rng: random.Random
+    ) -> Action:
+        if not view.column:
+            return Draw()
+        take = TakeColumn(len(view.column) - 1)
+        play = variant.play_rules(view.options)
+        if take not in legal or play.take_use is not TakeUse.NONE:
+            return Draw()
+        rules = variant.rules_for(view.options)
+        rack = list(view.rack)
+        draws = self._draws(view, rng)
+        if not draws:
+            return Draw()
+        taken = self._score([*rack, view.column[-1]], variant, rules)
+        drawn = self._expected(rack, draws, variant, rules)
+        return take if taken < drawn else Draw()
+
+
+def _rollout(game: Game, action: Action, seat: int, seed: int) -> float:
+    """``seat``'s deal-score margin after ``action`` and greedy play to the deal's end."""
+    game.apply(action)
+    deals = len(game.results)
+    bots = [GreedyBot() for _ in range(game.players)]
+    play_to_end(game, bots, random.Random(seed), stop_at_deal_end=True, max_actions=2_000)
+    if len(game.results) == deals:
+        return 0.0
+    scores = game.results[-1].scores
+    others = [v for s, v in enumerate(scores) if s != seat]
+    margin = scores[seat] - sum(others) / len(others)
+    return -margin if game.play.match_winner == "lowest" else margin
+
+
+def _touches(face: Face, near: set[tuple[int, int]], ranks: set[int]) -> bool:
+    """Whether ``face`` could join a meld with the rack: same rank, or same suit within
+    two ranks (the 1 also sits above the 13)."""
+    if face.rank in ranks:
+        return True
+    high = 14 if face.rank == 1 else face.rank
+    for suit, rank in near:
+        if suit == face.suit_index and (
+            abs(rank - face.rank) <= 2 or abs((14 if rank == 1 else rank) - high) <= 2
+        ):
+            return True
+    return False

@@ -1,0 +1,215 @@
+"""`rummykit tournament`: duplicate deals between bots, a table and a chart."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from rummykit.bots import bot_names
+from rummykit.bots.tournament import (
+    DealOutcome,
+    Standings,
+    TournamentSpec,
+    load_log,
+    open_log,
+    run_deals,
+    write_chart,
+)
+from rummykit.rules.options import OptionError
+
+__all__ = ["tournament"]
+
+
+@click.command()
+@click.option("--variant", "-v", required=True, help="Variant id or alias.")
+@click.option(
+    "--bots",
+    required=True,
+    help="Comma list of bots, one per seat (2 or more): random, greedy, expert, easy, "
+    "medium, hard, expert-easy, ...",
+)
+@click.option(
+    "--deals",
+    "-n",
+    type=click.IntRange(1),
+    default=100,
+    show_default=True,
+    help="Duplicate deals: each is played once per seat rotation on the same cards.",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Worker processes.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Deal i uses seed SEED+i, so results do not depend on --jobs or --backend.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("tournament.png"),
+    show_default=True,
+    help="Write the PNG chart here.",
+)
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Append every deal to this JSON-lines file; an interrupted run resumes from it.",
+)
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="local: this machine's processes; ray: Ray tasks (pip install 'rummykit[ray]').",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
+@click.option(
+    "--option",
+    "-o",
+    "option_pairs",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Set a variant option (repeatable); see `rummykit rules V`.",
+)
+def tournament(
+    variant: str,
+    bots: str,
+    deals: int,
+    jobs: int,
+    seed: int,
+    out: Path,
+    log_path: Path | None,
+    backend: str,
+    as_json: bool,
+    option_pairs: tuple[str, ...],
+) -> None:
+    """Play bots against each other on duplicate deals and rate them.
+
+    Every deal is dealt once and played once per seat rotation, so each bot plays
+    the same cards from every seat.  The table shows deals won (ties shared), the
+    mean score difference per deal (a bot's summed score minus the others' mean,
+    with a 95% confidence interval) and an OpenSkill rating; the chart goes to
+    --out.  Example:
+
+        rummykit tournament -v romme --bots hard,greedy --deals 200 -j 2
+    """
+    from rummykit.cli.main import SIMULATION_RECYCLES, _options, _variant
+
+    for module in ("openskill", "matplotlib"):
+        if importlib.util.find_spec(module) is None:
+            raise click.ClickException(
+                f"tournaments need the 'tournament' extra ({module} is missing): "
+                "pip install 'rummykit[tournament]'"
+            )
+    v = _variant(variant)
+    names = [b.strip().lower() for b in bots.split(",") if b.strip()]
+    if len(names) < 2:
+        raise click.BadParameter("name at least two bots", param_hint="--bots")
+    for name in names:
+        if name not in bot_names():
+            raise click.BadParameter(
+                f"unknown bot {name!r}; choose from {', '.join(bot_names())}",
+                param_hint="--bots",
+            )
+    options = _options(v, option_pairs)
+    if any(o.name == "max_stock_recycles" for o in v.options):
+        # RULES A-05: bots can recycle the stock forever; tournaments cap it unless told.
+        options.setdefault("max_stock_recycles", SIMULATION_RECYCLES)
+    try:
+        v.resolve(len(names), options)
+    except OptionError as exc:
+        raise click.UsageError(str(exc)) from None
+    spec = TournamentSpec(v.name, tuple(names), options, seed)
+    standings = Standings(spec.labels())
+    todo = list(range(deals))
+    log = None
+    if log_path is not None:
+        try:
+            done = [o for o in load_log(log_path, spec) if o.index < deals]
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+        standings.extend(done)
+        have = {o.index for o in done}
+        todo = [i for i in todo if i not in have]
+        log = open_log(log_path, spec)
+    console = Console(stderr=True)
+    try:
+        with Progress(
+            TextColumn(f"[bold]{v.name}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            disable=as_json or not console.is_terminal,
+        ) as progress:
+            task = progress.add_task("deals", total=deals, completed=deals - len(todo))
+
+            def record(outcome: DealOutcome) -> None:
+                standings.add(outcome)
+                if log is not None:
+                    log.write(json.dumps(outcome.to_json()) + "\n")
+                    log.flush()
+                progress.advance(task)
+
+            try:
+                run_deals(spec, todo, jobs=jobs, backend=backend, on_deal=record)
+            except RuntimeError as exc:
+                raise click.ClickException(str(exc)) from None
+    finally:
+        if log is not None:
+            log.close()
+    seeds = f"seeds {seed}..{seed + deals - 1}"
+    title = f"{v.name}, {len(names)} seats: {deals} duplicate deals, {seeds}"
+    write_chart(standings, out, title)
+    if as_json:
+        click.echo(json.dumps({**standings.to_json(), "chart": str(out)}, indent=1))
+        return
+    table = Table(title=title)
+    for column in (
+        "bot",
+        "deals won",
+        "win %",
+        "mean score diff",
+        "95% CI",
+        "μ",
+        "σ",
+        "ordinal",
+    ):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for row in standings.table():
+        low, high = row.ci95
+        table.add_row(
+            row.label,
+            f"{row.deals_won:g}",
+            f"{100 * row.win_rate:.1f}",
+            f"{row.mean_diff:+.2f}",
+            "n/a" if math.isinf(high) else f"{low:+.2f} … {high:+.2f}",
+            f"{row.rating_mu:.2f}",
+            f"{row.rating_sigma:.2f}",
+            f"{row.ordinal:.2f}",
+        )
+    Console(highlight=False).print(table)
+    click.echo(f"chart: {out}")
