@@ -24,7 +24,7 @@ from rummykit.engine.actions import Action, Discard, Meld
 from rummykit.model.pieces import Face, Material, PieceSet, parse_faces
 from rummykit.rules.cards import stack_cards
 from rummykit.rules.variant import Variant, find_variant
-from scripting import draw, play
+from scripting import column, draw, play, stock_top, table
 
 MAT = Material.CARDS
 
@@ -138,9 +138,7 @@ def _filler_order(pieces: PieceSet) -> list[int]:
     return sorted((p for p in range(len(pieces)) if not pieces.faces[p].is_joker), key=key)
 
 
-def _fill(
-    named: list[int], size: int, free: list[int], pieces: PieceSet, seat: int
-) -> list[int]:
+def _fill(named: list[int], size: int, free: list[int], pieces: PieceSet, seat: int) -> list[int]:
     rack = list(named)
     hand = [pieces.faces[p] for p in rack]
     for allow_pair in (False, True):
@@ -259,36 +257,49 @@ def rack(game: Game, seat: int) -> list[str]:
     return [str(f) for f in sorted(game.rack_faces(seat))]
 
 
-def column(game: Game) -> list[str]:
-    """The discard pile, oldest first, as notation."""
-    return [str(game.faces[p]) for p in game.column]
-
-
-def stock_top(game: Game, count: int | None = None) -> list[str]:
-    """The stock from its top (next draw first), as notation."""
-    cards = [str(game.faces[p]) for p in reversed(game.stock)]
-    return cards if count is None else cards[:count]
-
-
-def table(game: Game) -> list[str]:
-    """Every meld's notation, in id order."""
-    return [f.notation(game.pieces) for f in game.table]
-
-
 def state_key(game: Game) -> tuple[Any, ...]:
     """Everything that makes up the game state (for before/after comparisons)."""
     t = game.turn
     return (
-        game.phase, game.to_move, game.deal_number, game.maker, game.turn_number,
-        tuple(tuple(r) for r in game.racks), tuple(game.stock), tuple(game.column),
-        tuple(game.table), tuple(game.credit), frozenset(game.locked),
-        tuple(game.opened), tuple(game.board), tuple(game.announced_three),
-        tuple(game.three_violation), tuple(game.atu), tuple(game.turns_taken),
-        tuple(game.has_laid), game.recycles, tuple(game.totals), tuple(game.results),
-        tuple(game.log), game.pending_swap, game.preplay_index,
-        (t.acquired, t.start_rack, tuple(t.must_use), tuple(t.pending_jokers),
-         tuple(t.new_formations), tuple(t.laid), t.laid_points, t.exchanged, t.attached,
-         t.dirty, t.displaced, t.displaced_from, tuple(t.reclaimed)),
+        game.phase,
+        game.to_move,
+        game.deal_number,
+        game.maker,
+        game.turn_number,
+        tuple(tuple(r) for r in game.racks),
+        tuple(game.stock),
+        tuple(game.column),
+        tuple(game.table),
+        tuple(game.credit),
+        frozenset(game.locked),
+        tuple(game.opened),
+        tuple(game.board),
+        tuple(game.announced_three),
+        tuple(game.three_violation),
+        tuple(game.atu),
+        tuple(game.turns_taken),
+        tuple(game.has_laid),
+        game.recycles,
+        tuple(game.totals),
+        tuple(game.results),
+        tuple(game.log),
+        game.pending_swap,
+        game.preplay_index,
+        (
+            t.acquired,
+            t.start_rack,
+            tuple(t.must_use),
+            tuple(t.pending_jokers),
+            tuple(t.new_formations),
+            tuple(t.laid),
+            t.laid_points,
+            t.exchanged,
+            t.attached,
+            t.dirty,
+            t.displaced,
+            t.displaced_from,
+            tuple(t.reclaimed),
+        ),
     )
 
 

@@ -19,8 +19,10 @@ from rummykit.engine.game import Phase
 from rummykit.model.melds import read_meld
 from rummykit.model.pieces import Face, Material, parse_faces
 from rummykit.rules.remi_ro import MELD_RULES, REMI_RO, TILES_106, stack_wall
+from scripting import column as column
 from scripting import draw as draw
 from scripting import play as play
+from scripting import table as table
 
 MAT = Material.TILES
 ALL_PIECES = frozenset(range(len(TILES_106)))
@@ -95,8 +97,10 @@ def stacked_wall(
     """
     resolved = REMI_RO.resolve(players, options)
     maker = default_maker(players, options) if maker is None else maker
-    first = (maker + 1) % players if resolved["direction"] == "counterclockwise" else (
-        (maker - 1) % players
+    first = (
+        (maker + 1) % players
+        if resolved["direction"] == "counterclockwise"
+        else ((maker - 1) % players)
     )
     given: dict[int, str] = (
         dict(enumerate(racks)) if isinstance(racks, Sequence) else dict(racks or {})
@@ -184,16 +188,6 @@ def rack(game: Game, seat: int) -> list[str]:
     return [str(f) for f in sorted(game.faces[p] for p in game.racks[seat])]
 
 
-def column(game: Game) -> list[str]:
-    """The column, oldest first, as notation."""
-    return [str(game.faces[p]) for p in game.column]
-
-
-def table(game: Game) -> list[str]:
-    """Every formation's notation, in id order."""
-    return [f.notation(game.pieces) for f in game.table]
-
-
 def illegal(game: Game, text: str) -> IllegalActionError:
     """Assert that the action is rejected, the state untouched; return the error."""
     before = state_key(game)
@@ -211,18 +205,44 @@ def state_key(game: Game) -> tuple[Any, ...]:
     """Everything that makes up the game state (for before/after comparisons)."""
     t = game.turn
     return (
-        game.phase, game.to_move, game.deal_number, game.maker, game.turn_number,
-        tuple(tuple(r) for r in game.racks), tuple(game.stock), tuple(game.column),
-        tuple(game.table), tuple(game.credit), frozenset(game.locked),
-        tuple(game.opened), tuple(game.board), tuple(game.announced_three),
-        tuple(game.three_violation), tuple(game.atu), tuple(game.turns_taken),
-        tuple(game.totals), tuple(game.results), tuple(game.log), game.pending_swap,
+        game.phase,
+        game.to_move,
+        game.deal_number,
+        game.maker,
+        game.turn_number,
+        tuple(tuple(r) for r in game.racks),
+        tuple(game.stock),
+        tuple(game.column),
+        tuple(game.table),
+        tuple(game.credit),
+        frozenset(game.locked),
+        tuple(game.opened),
+        tuple(game.board),
+        tuple(game.announced_three),
+        tuple(game.three_violation),
+        tuple(game.atu),
+        tuple(game.turns_taken),
+        tuple(game.totals),
+        tuple(game.results),
+        tuple(game.log),
+        game.pending_swap,
         tuple(tuple(d) for d in game.doubles_announced),
         tuple(frozenset(s) for s in game.doubles_swapped),
-        tuple(frozenset(s) for s in game.swap_offered), game.preplay_index,
-        (t.acquired, t.start_rack, tuple(t.must_use), tuple(t.pending_jokers),
-         tuple(t.new_formations), tuple(t.laid), t.laid_points, t.exchanged, t.attached,
-         t.dirty, tuple(t.reclaimed)),
+        tuple(frozenset(s) for s in game.swap_offered),
+        game.preplay_index,
+        (
+            t.acquired,
+            t.start_rack,
+            tuple(t.must_use),
+            tuple(t.pending_jokers),
+            tuple(t.new_formations),
+            tuple(t.laid),
+            t.laid_points,
+            t.exchanged,
+            t.attached,
+            t.dirty,
+            tuple(t.reclaimed),
+        ),
     )
 
 
@@ -254,8 +274,9 @@ def assert_table_valid(game: Game) -> None:
     """Every formation on the table reads as a formation with its joker positions."""
     for formation in game.table:
         fs = [game.faces[p] for p in formation.pieces]
-        declared = [formation.represented(game.pieces, i) if f.is_joker else None
-                    for i, f in enumerate(fs)]
+        declared = [
+            formation.represented(game.pieces, i) if f.is_joker else None for i, f in enumerate(fs)
+        ]
         readings = read_meld(fs, MELD_RULES, declared)
         assert readings, f"m{formation.id} {formation.notation(game.pieces)} is not a formation"
         assert any(r.kind is formation.kind for r in readings)

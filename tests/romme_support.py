@@ -22,14 +22,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from rummykit.engine import Game, IllegalActionError, parse_action
-from rummykit.engine.actions import Action, Discard
+from card_support import _positions, act, cards, face, faces, pass_turn, pass_turns, rack
+from rummykit.engine import Game, IllegalActionError
+from rummykit.engine.actions import Action
 from rummykit.engine.game import Phase
-from rummykit.model.pieces import Face, Material, PieceSet, parse_faces
+from rummykit.model.pieces import Face, Material, PieceSet
 from rummykit.rules.cards import stack_cards
 from rummykit.rules.options import Options
 from rummykit.rules.romme import JOKER_PENALTY, PENALTY, ROMME
-from scripting import draw, play
+from scripting import column, draw, play, stock_top, table
 
 MAT = Material.CARDS
 
@@ -63,21 +64,6 @@ __all__ = [
 
 
 # ------------------------------------------------------------------ notation
-
-
-def face(text: str) -> Face:
-    """``face("QS")``."""
-    return Face.parse(text, MAT)
-
-
-def faces(text: str) -> list[Face]:
-    """``faces("QS KS AS JK")``."""
-    return list(parse_faces(text, MAT))
-
-
-def act(text: str) -> Action:
-    """An action from notation (``act("attach 5H -> m1")``)."""
-    return parse_action(text, MAT)
 
 
 def resolve(players: int = 2, options: Mapping[str, Any] | None = None) -> Options:
@@ -132,10 +118,6 @@ class _Allocator:
 
     def take_all(self, text: str) -> list[int]:
         return [self.take(t) for t in text.split()]
-
-
-def _positions(f: Face) -> tuple[int, ...]:
-    return (1, 14) if f.rank == 1 else (f.rank,)
 
 
 def _conflicts(candidate: Face, hand: Sequence[Face], reach: int, allow_pair: bool) -> bool:
@@ -270,28 +252,6 @@ def romme_match(
 # ------------------------------------------------------------------ scripted play
 
 
-def pass_turn(game: Game, discard: str | None = None) -> str:
-    """A quiet turn: draw and discard (the drawn card unless ``discard`` names one).
-
-    On a fourteenth-card first turn nothing is drawn and, without ``discard``, the
-    highest card goes.  Returns the discarded card.
-    """
-    if game.turn.acquired == "none":
-        out = discard if discard is not None else str(max(game.rack_faces(game.to_move)))
-    else:
-        assert game.turn.acquired is None, "pass_turn starts a turn; use play() mid-turn"
-        drawn = draw(game)
-        out = discard if discard is not None else drawn
-    game.apply(Discard(face(out)))
-    return out
-
-
-def pass_turns(game: Game, count: int) -> None:
-    """``count`` turns of :func:`pass_turn`."""
-    for _ in range(count):
-        pass_turn(game)
-
-
 def romme_after_openings(
     players: int = 2,
     racks: Mapping[int, str] | Sequence[str] | None = None,
@@ -321,32 +281,6 @@ def romme_after_openings(
 # ------------------------------------------------------------------ state
 
 
-def cards(text: str) -> list[str]:
-    """Card notation sorted the way :func:`rack` sorts a hand."""
-    return [str(f) for f in sorted(faces(text))]
-
-
-def rack(game: Game, seat: int) -> list[str]:
-    """Sorted hand of ``seat`` as notation."""
-    return [str(f) for f in sorted(game.rack_faces(seat))]
-
-
-def column(game: Game) -> list[str]:
-    """The discard pile, oldest first, as notation."""
-    return [str(game.faces[p]) for p in game.column]
-
-
-def stock_top(game: Game, count: int | None = None) -> list[str]:
-    """The stock from its top (next draw first), as notation."""
-    cards = [str(game.faces[p]) for p in reversed(game.stock)]
-    return cards if count is None else cards[:count]
-
-
-def table(game: Game) -> list[str]:
-    """Every figure's notation, in id order."""
-    return [f.notation(game.pieces) for f in game.table]
-
-
 def in_play(game: Game) -> bool:
     """Whether a turn is being played."""
     return game.phase in (Phase.ROUND1, Phase.TURNS)
@@ -356,14 +290,36 @@ def state_key(game: Game) -> tuple[Any, ...]:
     """Everything that makes up the game state (for before/after comparisons)."""
     t = game.turn
     return (
-        game.phase, game.to_move, game.deal_number, game.maker, game.turn_number,
-        tuple(tuple(r) for r in game.racks), tuple(game.stock), tuple(game.column),
-        tuple(game.table), tuple(game.credit), frozenset(game.locked),
-        tuple(game.opened), tuple(game.turns_taken), tuple(game.has_laid),
-        game.recycles, tuple(game.totals), tuple(game.results), tuple(game.log),
-        (t.acquired, t.start_rack, tuple(t.must_use), tuple(t.pending_jokers),
-         tuple(t.new_formations), tuple(t.laid), t.laid_points, t.exchanged, t.attached,
-         t.dirty),
+        game.phase,
+        game.to_move,
+        game.deal_number,
+        game.maker,
+        game.turn_number,
+        tuple(tuple(r) for r in game.racks),
+        tuple(game.stock),
+        tuple(game.column),
+        tuple(game.table),
+        tuple(game.credit),
+        frozenset(game.locked),
+        tuple(game.opened),
+        tuple(game.turns_taken),
+        tuple(game.has_laid),
+        game.recycles,
+        tuple(game.totals),
+        tuple(game.results),
+        tuple(game.log),
+        (
+            t.acquired,
+            t.start_rack,
+            tuple(t.must_use),
+            tuple(t.pending_jokers),
+            tuple(t.new_formations),
+            tuple(t.laid),
+            t.laid_points,
+            t.exchanged,
+            t.attached,
+            t.dirty,
+        ),
     )
 
 

@@ -1,11 +1,12 @@
-"""Scripted play shared by the variant test helpers: actions by notation, seat-checked."""
+"""Scripted play shared by the variant test helpers: actions by notation, seat-checked,
+and the public state as notation."""
 
 from __future__ import annotations
 
 from rummykit.engine import Game, parse_action
 from rummykit.engine.actions import Draw
 
-__all__ = ["draw", "play"]
+__all__ = ["column", "draw", "play", "stock_top", "table"]
 
 
 def play(game: Game, *lines: str) -> Game:
@@ -26,3 +27,19 @@ def draw(game: Game) -> str:
     drawn = str(game.faces[game.stock[-1]])
     game.apply(Draw())
     return drawn
+
+
+def column(game: Game) -> list[str]:
+    """The discard pile or column, oldest first, as notation."""
+    return [str(game.faces[p]) for p in game.column]
+
+
+def stock_top(game: Game, count: int | None = None) -> list[str]:
+    """The stock from its top (next draw first), as notation."""
+    pieces = [str(game.faces[p]) for p in reversed(game.stock)]
+    return pieces if count is None else pieces[:count]
+
+
+def table(game: Game) -> list[str]:
+    """Every formation's notation, in id order."""
+    return [f.notation(game.pieces) for f in game.table]

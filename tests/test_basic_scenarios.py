@@ -116,7 +116,8 @@ def bas_05_game() -> Game:
     """P2 lays [4S 5S 6S] (m1) and [3C 4C 5C] (m2); P1 lays off 6C..10C on m2 and is left
     with 7S 9D; in his third turn he draws KC."""
     game = card_game(
-        "basic", 3,
+        "basic",
+        3,
         racks={0: "6C 7C 8C 9C 10C 7S 9D", 1: "4S 5S 6S 3C 4C 5C"},
         stock="- - - - - - KC",
     )
@@ -125,8 +126,7 @@ def bas_05_game() -> Game:
     play(game, "P2: meld [4S 5S 6S]", "meld [3C 4C 5C]", f"discard {drawn}")
     pass_turn(game)
     drawn = draw(game)
-    play(game, *(f"attach {c} -> m2" for c in ("6C", "7C", "8C", "9C", "10C")),
-         f"discard {drawn}")
+    play(game, *(f"attach {c} -> m2" for c in ("6C", "7C", "8C", "9C", "10C")), f"discard {drawn}")
     pass_turns(game, 2)
     assert game.to_move == 0
     draw(game)
@@ -183,9 +183,9 @@ def test_bas_09_winner_collects_every_opponents_hand() -> None:
     """BAS-09, §3.8: P1 goes out normally (with a final discard, having melded earlier);
     P2 holds KH 5D AC and P3 2S 3S: P1 scores 10+5+1+2+3 = 21, the others 0."""
     game = card_game(
-        "basic", 3,
-        racks={0: "3H 4H 5H 6H JS QS KS", 1: "KH 5D AC 7D 8D 9D 10D",
-               2: "2S 3S 6C 7C 8C 9C 10C"},
+        "basic",
+        3,
+        racks={0: "3H 4H 5H 6H JS QS KS", 1: "KH 5D AC 7D 8D 9D 10D", 2: "2S 3S 6C 7C 8C 9C 10C"},
     )
     for seat, meld in enumerate(("[3H 4H 5H 6H]", "[7D 8D 9D 10D]", "[6C 7C 8C 9C 10C]")):
         drawn = draw(game)
@@ -204,9 +204,9 @@ def bas_10_game(options: dict[str, object] | None = None) -> Game:
     """BAS-10 set-up: P1 holds 3H 4H 5H 6H 8C 8D 8S as dealt at the start of his second
     turn; P2 holds KS QS JD 10C and P3 AS 2D; the stock top is 7H."""
     game = card_game(
-        "basic", 3,
-        racks={0: "3H 4H 5H 6H 8C 8D 8S", 1: "KS QS JD 10C 4D 5D 6D",
-               2: "AS 2D 2C 3C 4C 5C 6C"},
+        "basic",
+        3,
+        racks={0: "3H 4H 5H 6H 8C 8D 8S", 1: "KS QS JD 10C 4D 5D 6D", 2: "AS 2D 2C 3C 4C 5C 6C"},
         stock="- - - 7H",
         options=options,
     )
@@ -254,9 +254,9 @@ def test_bas_11_going_out_after_an_earlier_lay_off_is_not_a_hand() -> None:
     """BAS-11, §3.6: P1 laid off one card in an earlier turn (6 cards at the start of this
     turn); going out now is not a Hand: P1 scores 43, undoubled."""
     game = card_game(
-        "basic", 3,
-        racks={0: "4H 5H 6H 8C 8D 8S 7D", 1: "KS QS JD 10C 4D 5D 6D",
-               2: "AS 2D 2C 3C 4C 5C 6C"},
+        "basic",
+        3,
+        racks={0: "4H 5H 6H 8C 8D 8S 7D", 1: "KS QS JD 10C 4D 5D 6D", 2: "AS 2D 2C 3C 4C 5C 6C"},
         stock="- - - - - - 7H",
     )
     pass_turn(game)
@@ -394,8 +394,13 @@ def test_ace_low_run_and_lay_offs_respect_the_low_ace() -> None:
 def test_going_out_without_a_discard_can_be_switched_off() -> None:
     """§3.9: with ``allow_go_out_without_discard`` false the last card must be discarded,
     so melding the whole hand is illegal; melding all but one and discarding works."""
-    game = card_game("basic", 3, racks={0: "2H 3H 4H 5H 6H 9C 9D"}, stock="- - - 9H",
-                     options={"allow_go_out_without_discard": False})
+    game = card_game(
+        "basic",
+        3,
+        racks={0: "2H 3H 4H 5H 6H 9C 9D"},
+        stock="- - - 9H",
+        options={"allow_go_out_without_discard": False},
+    )
     drawn = draw(game)
     play(game, "meld [2H 3H 4H 5H 6H]", f"discard {drawn}")
     pass_turns(game, 2)
@@ -516,8 +521,9 @@ def test_deals_mode_and_dealer_rotation(players: int) -> None:
     for k in range(n_deals):
         first = k % players  # dealer players-1+k, so the first player is seat k
         deals.append({"racks": {first: quick_out_rack(players)}})
-    game = card_match("basic", players, deals,
-                      options={"match_mode": "deals", "match_deals": n_deals})
+    game = card_match(
+        "basic", players, deals, options={"match_mode": "deals", "match_deals": n_deals}
+    )
     scores = []
     for k in range(n_deals):
         assert game.maker == (players - 1 + k) % players
@@ -587,8 +593,9 @@ CITATION_BUG = (
 
 def two_card_game(options: dict[str, object] | None = None) -> Game:
     """P1 has laid [2H 3H 4H 5H 6H] (m1), keeps 9C 9D and has just drawn 9H."""
-    game = card_game("basic", 3, racks={0: "2H 3H 4H 5H 6H 9C 9D"}, stock="- - - 9H",
-                     options=options)
+    game = card_game(
+        "basic", 3, racks={0: "2H 3H 4H 5H 6H 9C 9D"}, stock="- - - 9H", options=options
+    )
     drawn = draw(game)
     play(game, "meld [2H 3H 4H 5H 6H]", f"discard {drawn}")
     pass_turns(game, 2)
@@ -605,8 +612,9 @@ def two_card_game(options: dict[str, object] | None = None) -> Game:
         pytest.param("meld [9C 9D]", None, id="short-meld"),
         pytest.param("attach 9C -> m1", None, id="misfit-lay-off"),
         pytest.param("attach 9C -> m7", None, id="no-such-meld"),
-        pytest.param("meld [9C 9D 9H]", {"allow_go_out_without_discard": False},
-                     id="go-out-switched-off"),
+        pytest.param(
+            "meld [9C 9D 9H]", {"allow_go_out_without_discard": False}, id="go-out-switched-off"
+        ),
         pytest.param("next", None, id="next-mid-deal"),
     ],
 )

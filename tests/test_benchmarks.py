@@ -21,7 +21,11 @@ def test_quick_benchmark_prints_its_table() -> None:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     result = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "run.py"), "--quick"],
-        cwd=ROOT, capture_output=True, env=env, timeout=120, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        env=env,
+        timeout=120,
+        check=False,
     )
     out = result.stdout.decode("utf-8")
     assert result.returncode == 0, out + result.stderr.decode("utf-8", "replace")
@@ -29,11 +33,13 @@ def test_quick_benchmark_prints_its_table() -> None:
     lines = out.splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("| measure"))
     assert [c.strip() for c in lines[header].strip("|").split("|")] == [
-        "measure", "value", "target"
+        "measure",
+        "value",
+        "target",
     ]
     assert set(lines[header + 1]) <= {"|", "-"}
     rows = {}
-    for line in lines[header + 2:]:
+    for line in lines[header + 2 :]:
         if not line.startswith("|"):
             break  # the end of the first table
         label, value, target = (c.strip() for c in line.strip("|").split("|"))

@@ -320,7 +320,9 @@ def test_solve_deadwood_for_every_variant(runner: CliRunner, variant: str) -> No
         else ("AH 2H 3H 7S 7D 7C JK KD")
     )
     data = as_json(runner, "solve", variant, "--hand", hand, "--goal", "deadwood", "--json")
-    assert set(data) == {"melds", "deadwood", "deadwood_points"}
+    # A variant scored by layouts (Continental) also says whether the hand forms one.
+    layouts = {"layout", "pattern"} if find_variant(variant).find_layout is not None else set()
+    assert set(data) == {"melds", "deadwood", "deadwood_points"} | layouts
     assert sum(len(m) for m in data["melds"]) + len(data["deadwood"]) == 8
     assert isinstance(data["deadwood_points"], int)
 
@@ -598,9 +600,25 @@ def test_double_rules_meld_simulate_and_replay(runner: CliRunner, tmp_path: Path
     assert len(starred) == 1 and starred[0].startswith(" *joker_count = 3 (default 2)")
     assert as_json(runner, "meld", "--json", "double", "7C", "7C", "7D")["kind"] == "set"
     assert as_json(runner, "meld", "--json", "basic", "7C", "7C", "7D")["valid"] is False
-    data = as_json(runner, "simulate", "-v", "double", "-n", "2", "-p", "3", "--bots",
-                   "greedy,random", "-o", "match_mode=deals", "-o", "match_deals=1",
-                   "--save", str(tmp_path), "--json")
+    data = as_json(
+        runner,
+        "simulate",
+        "-v",
+        "double",
+        "-n",
+        "2",
+        "-p",
+        "3",
+        "--bots",
+        "greedy,random",
+        "-o",
+        "match_mode=deals",
+        "-o",
+        "match_deals=1",
+        "--save",
+        str(tmp_path),
+        "--json",
+    )
     assert data["games"] == 2 and sum(data["wins"]) == pytest.approx(2)
     for path in sorted(tmp_path.iterdir()):
         assert "all legal (double)" in ok(runner, "replay", str(path))
@@ -612,13 +630,27 @@ def test_double_rules_meld_simulate_and_replay(runner: CliRunner, tmp_path: Path
 def test_solve_layout_finds_a_continental_layout(runner: CliRunner) -> None:
     """§7.6: the 15 cards form the 5-4-3-3 layout, wild cards shown with what they are."""
     hand = "AH 3H 4H 5S 6S 7S 8S 9S 10S JD QD KD AD 2C JK"
-    data = as_json(runner, "solve", "kontinentalni", "--hand", hand, "--goal", "layout",
-                   "--json")
+    data = as_json(runner, "solve", "kontinentalni", "--hand", hand, "--goal", "layout", "--json")
     assert data["layout"] is True and data["deadwood"] == 0
     assert data["pattern"] == [5, 4, 3, 3]
     assert sorted(c for m in data["melds"] for c in m) == sorted(
-        ["AH", "3H", "4H", "6S", "7S", "8S", "9S", "10S", "JD", "QD", "KD", "AD", "5S",
-         "JK(3S)", "2C(4S)"]
+        [
+            "AH",
+            "3H",
+            "4H",
+            "6S",
+            "7S",
+            "8S",
+            "9S",
+            "10S",
+            "JD",
+            "QD",
+            "KD",
+            "AD",
+            "5S",
+            "JK(3S)",
+            "2C(4S)",
+        ]
     )
     out = ok(runner, "solve", "continental", "--hand", hand, "--goal", "layout")
     assert "layout 5+4+3+3" in out and "[AH 3H 4H]" in out
@@ -626,17 +658,32 @@ def test_solve_layout_finds_a_continental_layout(runner: CliRunner) -> None:
 
 def test_solve_layout_says_when_there_is_no_layout(runner: CliRunner) -> None:
     hand = "AH 3H 4H 5S 6S 7S 8S 9S 10S JD QD KD AD 5C 7C"
-    data = as_json(runner, "solve", "continental", "--hand", hand, "--goal", "layout",
-                   "--json")
+    data = as_json(runner, "solve", "continental", "--hand", hand, "--goal", "layout", "--json")
     assert data == {"layout": False, "pattern": None, "melds": [], "deadwood": None}
-    assert "no layout" in ok(runner, "solve", "continental", "--hand", hand, "--goal",
-                             "layout")
+    assert "no layout" in ok(runner, "solve", "continental", "--hand", hand, "--goal", "layout")
     # A-26 (ii) under an option: the order A-2-3, so A-3-4 has a gap.
     natural = "AH 3H 4H 6S 7S 8S 9C 10C JC QD KD AD 5C 6C 7C"
-    assert as_json(runner, "solve", "continental", "--hand", natural, "--goal", "layout",
-                   "--json")["layout"] is True
-    assert as_json(runner, "solve", "continental", "--hand", natural, "--goal", "layout",
-                   "-o", "deuce_has_natural_position=true", "--json")["layout"] is False
+    assert (
+        as_json(runner, "solve", "continental", "--hand", natural, "--goal", "layout", "--json")[
+            "layout"
+        ]
+        is True
+    )
+    assert (
+        as_json(
+            runner,
+            "solve",
+            "continental",
+            "--hand",
+            natural,
+            "--goal",
+            "layout",
+            "-o",
+            "deuce_has_natural_position=true",
+            "--json",
+        )["layout"]
+        is False
+    )
 
 
 def test_solve_layout_is_refused_where_no_layout_exists(runner: CliRunner) -> None:
@@ -664,7 +711,39 @@ def test_rules_continental_marks_changed_options(runner: CliRunner) -> None:
 def test_simulate_caps_a_match_that_ends_only_when_chips_run_out(runner: CliRunner) -> None:
     """§7.9: random bots never go out, so every deal is void (here at the first empty
     stock, §2.4) and the match ends only by the simulation's deal cap."""
-    args = ["simulate", "-v", "continental", "-n", "1", "-p", "2", "--bots", "random",
-            "-o", "max_stock_recycles=0", "--json"]
+    args = [
+        "simulate",
+        "-v",
+        "continental",
+        "-n",
+        "1",
+        "-p",
+        "2",
+        "--bots",
+        "random",
+        "-o",
+        "max_stock_recycles=0",
+        "--json",
+    ]
     assert as_json(runner, *args)["deals"] == SIMULATION_DEALS
     assert as_json(runner, *args, "-o", "match_deals=2")["deals"] == 2
+
+
+def test_meld_takes_variant_options(runner: CliRunner) -> None:
+    """`rummykit meld V -o ...` judges under the variation (remmi_de §10.4, §10.5)."""
+    out = ok(runner, "meld", "remmi_de", "R5", "J", "J", "R8", "--json")
+    assert json.loads(out)["valid"] is True
+    out = ok(runner, "meld", "remmi_de", "R5", "J", "J", "R8", "-o", "max_jokers_rule=one_joker")
+    assert out.strip() == "not a formation: at most 1 joker(s) per formation"
+    out = ok(runner, "meld", "remmi_de", "R12", "R13", "R1", "-o", "one_value_high=20", "--json")
+    assert json.loads(out)["opening_points"] == 45
+    assert "unknown option" in usage_error(runner, "meld", "remmi_de", "R1", "-o", "nope=1")
+
+
+def test_solve_deadwood_prints_continentals_layout(runner: CliRunner) -> None:
+    hand = "AH 3H 4H 5S 6S 7S 8D 9D 10D JC QC KC 4D 5D 6D"
+    out = ok(runner, "solve", "continental", "--hand", hand, "--goal", "deadwood")
+    assert out.strip().endswith("layout: 3+3+3+3+3")
+    spoiled = hand.replace("6D", "9H")
+    out = ok(runner, "solve", "continental", "--hand", spoiled, "--goal", "deadwood")
+    assert out.strip().endswith("layout: none")

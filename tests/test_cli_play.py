@@ -102,9 +102,23 @@ def test_quit_stops_reading(word: str) -> None:
 def test_help_prints_the_command_list() -> None:
     _, text, _ = run(["help"])
     assert HELP in text
-    for command in ("draw", "take [N]", "meld", "attach", "exchange", "discard", "three",
-                    "board", "reset", "legal", "hint", "sort colour|number", "scores", "save FILE",
-                    "quit"):
+    for command in (
+        "draw",
+        "take [N]",
+        "meld",
+        "attach",
+        "exchange",
+        "discard",
+        "three",
+        "board",
+        "reset",
+        "legal",
+        "hint",
+        "sort colour|number",
+        "scores",
+        "save FILE",
+        "quit",
+    ):
         assert command in HELP
 
 
@@ -182,8 +196,9 @@ def test_sort_changes_the_rack_order() -> None:
     assert sorted(by_number) == sorted(by_colour)
     assert racks[0] == racks[2]
     assert "Use: sort colour  or  sort number" in text
-    rack = sorted(game.rack_faces(HUMAN), key=lambda f: (f.rank if not f.is_joker else 99,
-                                                         f.suit_index))
+    rack = sorted(
+        game.rack_faces(HUMAN), key=lambda f: (f.rank if not f.is_joker else 99, f.suit_index)
+    )
     assert by_number == [str(f) for f in rack]
 
 
@@ -238,15 +253,24 @@ def test_a_full_match_typed_by_a_scripted_player(tmp_path: Path) -> None:
 
     console = _console()
     target = tmp_path / "match.json"
-    play_interactive(game, HUMAN, [None, GreedyBot()], ["you", "greedy"], random.Random(1),
-                     console, read_line, target)
+    play_interactive(
+        game,
+        HUMAN,
+        [None, GreedyBot()],
+        ["you", "greedy"],
+        random.Random(1),
+        console,
+        read_line,
+        target,
+    )
     text = _text(console)
     assert game.is_over
     assert "illegal action" not in text
     assert "is not" not in text
     best = max(game.totals)
-    winners = ", ".join(f"P{s + 1} {n}" for s, n in enumerate(["you", "greedy"])
-                        if game.totals[s] == best)
+    winners = ", ".join(
+        f"P{s + 1} {n}" for s, n in enumerate(["you", "greedy"]) if game.totals[s] == best
+    )
     assert f"Match over. Winner: {winners} with {best}." in text
     record = load_record(target)
     assert record["finished"] is True
@@ -278,8 +302,7 @@ def test_eof_at_the_deal_over_prompt_ends_gracefully(tmp_path: Path) -> None:
     seats: list[Bot | None] = [None if s == human else GreedyBot() for s in range(2)]
     console = _console()
     target = tmp_path / "eof.json"
-    play_interactive(game, human, seats, ["a", "b"], random.Random(0), console, Script([]),
-                     target)
+    play_interactive(game, human, seats, ["a", "b"], random.Random(0), console, Script([]), target)
     assert target.exists()
 
 
@@ -303,8 +326,18 @@ def test_help_in_a_card_game_speaks_of_cards() -> None:
     game = Game("double", 2, seed=3)
     _, text, _ = run(["help"], game=game)
     assert CARD_HELP in text and HELP not in text
-    for command in ("draw", "take [N]", "meld 7H 8H JK(9H)", "attach", "discard", "reset",
-                    "legal", "scores", "save FILE", "quit"):
+    for command in (
+        "draw",
+        "take [N]",
+        "meld 7H 8H JK(9H)",
+        "attach",
+        "discard",
+        "reset",
+        "legal",
+        "scores",
+        "save FILE",
+        "quit",
+    ):
         assert command in CARD_HELP
 
 
@@ -312,12 +345,16 @@ def test_a_continental_player_goes_out_by_typing_out() -> None:
     """RULES §7.6 at the prompt: draw, then 'out KC' lays out 15 cards and closes."""
     from continental_support import con_game
 
-    game = con_game(
-        2, racks={0: "3H 4H 5H 6S 7S 8S 9C 10C JC QD KD AD 5C 6C KC"}, stock="7C"
-    )
+    game = con_game(2, racks={0: "3H 4H 5H 6S 7S 8S 9C 10C JC QD KD AD 5C 6C KC"}, stock="7C")
     game, text, _ = run(["draw", "out KC", "quit"], game=game)
     assert "Deal 1 · round 1" in text  # §7.9: no fixed number of deals to show
     assert "38" in text  # P1's chips after the settlement (20 + 18)
     assert _human_actions(game)[:2] == ["draw", "out KC"]
     assert game.results[0].closer == HUMAN
     assert "out KC" in CARD_HELP
+
+
+def test_vienna_commands_are_in_the_card_help_only() -> None:
+    """'remi' is Vienna's call (RULES §6): a card game, so the tile help leaves it out."""
+    assert "remi | remi 9D" in CARD_HELP
+    assert "remi" not in HELP.replace("Remi", "")

@@ -48,9 +48,7 @@ def test_face_markup_colours() -> None:
 
 def test_sort_rack_by_colour_then_number() -> None:
     rack = faces("K2 J R13 R1 B5 Y5 R1")
-    assert [str(f) for f in sort_rack(rack, "colour")] == [
-        "R1", "R1", "R13", "Y5", "B5", "K2", "J"
-    ]
+    assert [str(f) for f in sort_rack(rack, "colour")] == ["R1", "R1", "R13", "Y5", "B5", "K2", "J"]
 
 
 def test_sort_rack_by_number_then_colour() -> None:
@@ -153,8 +151,13 @@ def test_render_view_shows_the_column_tile_to_use() -> None:
 
 def test_render_view_flags() -> None:
     game = Game("remi_ro", 4, seed=8)
-    play_to_end(game, [GreedyBot() for _ in range(4)], random.Random(8), max_actions=400,
-                stop_at_deal_end=True)
+    play_to_end(
+        game,
+        [GreedyBot() for _ in range(4)],
+        random.Random(8),
+        max_actions=400,
+        stop_at_deal_end=True,
+    )
     v = view(game, 0)
     text = plain(render_view(v, NAMES))
     lines = lines_of(text)
@@ -178,13 +181,28 @@ def test_render_view_with_fewer_names_than_seats() -> None:
 # --------------------------------------------------------------------- render_results
 
 
-def _result(deal: int, end: str, closer: int | None, contract: str | None,
-            scores: tuple[int, ...], totals: tuple[int, ...]) -> DealResult:
+def _result(
+    deal: int,
+    end: str,
+    closer: int | None,
+    contract: str | None,
+    scores: tuple[int, ...],
+    totals: tuple[int, ...],
+) -> DealResult:
     n = len(scores)
     return DealResult(
-        deal=deal, maker=0, end=end, closer=closer, closing_face=None, contract=contract,
-        double_game=False, scores=scores, totals=totals, opened=(True,) * n,
-        table_values=(0,) * n, rack_values=(0,) * n,
+        deal=deal,
+        maker=0,
+        end=end,
+        closer=closer,
+        closing_face=None,
+        contract=contract,
+        double_game=False,
+        scores=scores,
+        totals=totals,
+        opened=(True,) * n,
+        table_values=(0,) * n,
+        rack_values=(0,) * n,
     )
 
 

@@ -90,8 +90,16 @@ def test_simulate_one_rejects_an_unknown_bot() -> None:
 
 def test_summary_adds_games() -> None:
     s = SimulationSummary(players=3, bots=("greedy", "random", "random"))
-    s.add(_summary(0, (100, 50, -100), deal_scores=((60, 0, -50), (40, 50, -50)),
-                   turns_per_deal=(20, 30), actions=200, ends=("close", "exhaustion")))
+    s.add(
+        _summary(
+            0,
+            (100, 50, -100),
+            deal_scores=((60, 0, -50), (40, 50, -50)),
+            turns_per_deal=(20, 30),
+            actions=200,
+            ends=("close", "exhaustion"),
+        )
+    )
     s.add(_summary(1, (-100, 200, 0), turns_per_deal=(10,), actions=50))
     assert s.games == 2
     assert s.wins == [1.0, 1.0, 0.0]

@@ -87,7 +87,9 @@ def test_dbl_03_sets_may_repeat_suits_up_to_ten_cards() -> None:
     cards, the most there can be); both kinds are laid in play, and a set of repeated
     suits takes lay-offs of any suit."""
     game = card_game(
-        "double", 2, racks={0: "7C 7C 7D 7D 7H 7H 7S 7S JK JK", 1: "8C 8C 8D 8D"},
+        "double",
+        2,
+        racks={0: "7C 7C 7D 7D 7H 7H 7S 7S JK JK", 1: "8C 8C 8D 8D"},
         stock="KD KD",
     )
     rules = game.rules
@@ -163,9 +165,7 @@ def dbl_07_game(options: dict[str, object] | None = None) -> Game:
     """Table: m1 `AS..KS` with JK(7S) (P2), m2 `[9H 9D 9C]` and m3 `[4H 5H 6H]` (P3);
     P1 holds 7S and has drawn."""
     run = "AS 2S 3S 4S 5S 6S JK 8S 9S 10S JS QS KS"
-    game = card_game(
-        "double", 3, racks={0: "7S", 1: run, 2: "9H 9D 9C 4H 5H 6H"}, options=options
-    )
+    game = card_game("double", 3, racks={0: "7S", 1: run, 2: "9H 9D 9C 4H 5H 6H"}, options=options)
     pass_turn(game)
     drawn = draw(game)
     play(game, "P2: meld [AS 2S 3S 4S 5S 6S JK(7S) 8S 9S 10S JS QS KS]", f"discard {drawn}")
@@ -231,7 +231,8 @@ def test_dbl_09_the_winner_collects_jokers_25_and_aces_11() -> None:
     """DBL-09, §4.9: P1 goes out (not a Hand); P2 holds `JK AS KD 5C` (51) and P3 `AH AD`
     (22): P1 scores +73, the others nothing."""
     game = card_game(
-        "double", 3,
+        "double",
+        3,
         racks={
             0: "2D 3D 4D 5D 6S 7S 8S JC QC KC 10D 10C 10S 6D",
             1: "JK AS KD 5C 2H 3H 4H 5H 6C 7C 8C 9S 9S 9D",
@@ -239,14 +240,24 @@ def test_dbl_09_the_winner_collects_jokers_25_and_aces_11() -> None:
         },
     )
     drawn = draw(game)
-    play(game, "P1: meld [2D 3D 4D 5D]", "meld [6S 7S 8S]", "meld [JC QC KC]",
-         "meld [10D 10C 10S]", f"discard {drawn}")
+    play(
+        game,
+        "P1: meld [2D 3D 4D 5D]",
+        "meld [6S 7S 8S]",
+        "meld [JC QC KC]",
+        "meld [10D 10C 10S]",
+        f"discard {drawn}",
+    )
     drawn = draw(game)
-    play(game, "P2: meld [2H 3H 4H 5H]", "meld [6C 7C 8C]", "meld [9S 9S 9D]",
-         f"discard {drawn}")
+    play(game, "P2: meld [2H 3H 4H 5H]", "meld [6C 7C 8C]", "meld [9S 9S 9D]", f"discard {drawn}")
     drawn = draw(game)
-    play(game, "P3: meld [10H JH QH KH]", "meld [3S 4S 5S 6S]", "meld [8D 8D 8H 8H]",
-         f"discard {drawn}")
+    play(
+        game,
+        "P3: meld [10H JH QH KH]",
+        "meld [3S 4S 5S 6S]",
+        "meld [8D 8D 8H 8H]",
+        f"discard {drawn}",
+    )
     assert rack(game, 1) == cards("JK AS KD 5C") and rack(game, 2) == cards("AH AD")
     assert (hand_points(game, 1), hand_points(game, 2)) == (51, 22)
     drawn = draw(game)
@@ -327,13 +338,20 @@ def test_a_hand_made_by_laying_off_only() -> None:
     that way without a meld of his own, and, having disposed of all 14 cards in one turn,
     makes a Hand: the opponent's hand counts double."""
     game = card_game(
-        "double", 2,
+        "double",
+        2,
         racks={0: LAY_OFF_ALL, 1: "4S 5S 6S 4H 5H 6H 4D 5D 6D 4C 5C 6C"},
     )
     pass_turn(game)
     drawn = draw(game)
-    play(game, "P2: meld [4S 5S 6S]", "meld [4H 5H 6H]", "meld [4D 5D 6D]", "meld [4C 5C 6C]",
-         f"discard {drawn}")
+    play(
+        game,
+        "P2: meld [4S 5S 6S]",
+        "meld [4H 5H 6H]",
+        "meld [4D 5D 6D]",
+        "meld [4C 5C 6C]",
+        f"discard {drawn}",
+    )
     drawn = draw(game)
     targets = {"S": 1, "H": 2, "D": 3, "C": 4}
     for card in LAY_OFF_ALL.split():
@@ -521,8 +539,12 @@ def test_a_joker_on_the_table_never_returns_to_a_hand() -> None:
     reset)."""
     lifts = 0
     for seed in range(8):
-        game = Game("double", 3, {"max_stock_recycles": 1, "match_mode": "deals",
-                                  "match_deals": 1}, seed=seed)
+        game = Game(
+            "double",
+            3,
+            {"max_stock_recycles": 1, "match_mode": "deals", "match_deals": 1},
+            seed=seed,
+        )
         rng = random.Random(seed)
         committed: set[int] = set()
         while game.phase is Phase.TURNS:
@@ -558,8 +580,12 @@ def test_placements_of_a_lifted_joker_are_exactly_the_listed_ones() -> None:
     for seed in range(30):
         if checked >= 8:
             break
-        game = Game("double", 4, {"max_stock_recycles": 1, "match_mode": "deals",
-                                  "match_deals": 1}, seed=seed)
+        game = Game(
+            "double",
+            4,
+            {"max_stock_recycles": 1, "match_mode": "deals", "match_deals": 1},
+            seed=seed,
+        )
         rng = random.Random(seed)
         while game.phase is Phase.TURNS:
             legal = game.legal_actions()
@@ -572,9 +598,9 @@ def test_placements_of_a_lifted_joker_are_exactly_the_listed_ones() -> None:
                 for formation in game.table:
                     rank = formation.positions[0]
                     declared = [None] + [
-                        face(f"{r}{s}") for s in "SHDC"
-                        for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q",
-                                  "K")
+                        face(f"{r}{s}")
+                        for s in "SHDC"
+                        for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
                         if formation.kind is MeldKind.RUN or r == str(rank)
                     ]
                     for d in declared:

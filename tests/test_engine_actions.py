@@ -84,9 +84,28 @@ def test_every_action_round_trips(text: str, action: object) -> None:
 
 def test_every_action_type_is_covered() -> None:
     covered = {type(a) for _, a in CANONICAL}
-    expected = {Draw, TakeColumn, Meld, Attach, ExchangeJoker, Discard, CloseBoard, GoOut,
-                AnnounceThree, DeclareBoard, ResetTurn, AnnounceAtu, AnnounceDoubles,
-                ProposeSwap, AcceptSwap, DeclineSwap, Reshuffle, Ready, NextDeal, Reclaim}
+    expected = {
+        Draw,
+        TakeColumn,
+        Meld,
+        Attach,
+        ExchangeJoker,
+        Discard,
+        CloseBoard,
+        GoOut,
+        AnnounceThree,
+        DeclareBoard,
+        ResetTurn,
+        AnnounceAtu,
+        AnnounceDoubles,
+        ProposeSwap,
+        AcceptSwap,
+        DeclineSwap,
+        Reshuffle,
+        Ready,
+        NextDeal,
+        Reclaim,
+    }
     assert covered == expected
 
 
@@ -199,8 +218,14 @@ def test_actions_are_frozen_and_hashable() -> None:
 
 @pytest.mark.parametrize(
     ("token", "category"),
-    [("R1", "key"), ("K1", "key"), ("Y2", "small"), ("B9", "small"), ("R10", "big"),
-     ("K13", "big")],
+    [
+        ("R1", "key"),
+        ("K1", "key"),
+        ("Y2", "small"),
+        ("B9", "small"),
+        ("R10", "big"),
+        ("K13", "big"),
+    ],
 )
 def test_rule_9_4_doubles_categories(token: str, category: str) -> None:
     """§9.4(1): small 2-9, big 10-13, key 1-1."""

@@ -73,8 +73,12 @@ def opened_game(
 
 
 def small_rack(
-    left: int, *, announce: bool = True, indicator: str = "K4",
-    options: Mapping[str, object] | None = None, draw_next: str = "-",
+    left: int,
+    *,
+    announce: bool = True,
+    indicator: str = "K4",
+    options: Mapping[str, object] | None = None,
+    draw_next: str = "-",
 ) -> Game:
     """P1 opens in round 2 with [R7 R8 R9] (m1) and [K11 K12 K13] (m2), lays a blue run in
     round 3 and keeps ``left`` of R5 R6 Y6 Y11 K2 (announcing "three" if asked and
@@ -82,16 +86,20 @@ def small_rack(
     holds 12 tiles); his next draw is ``draw_next``."""
     run = " ".join(f"B{r}" for r in range(2, 2 + 8 - left))
     keep = " ".join(["R5", "R6", "Y6", "Y11", "K2"][:left])
-    game = stacked_game(4, {0: f"K9 R7 R8 R9 K11 K12 K13 {run} {keep}"},
-                        stock="- " * 11 + draw_next, indicator=indicator, options=options)
+    game = stacked_game(
+        4,
+        {0: f"K9 R7 R8 R9 K11 K12 K13 {run} {keep}"},
+        stock="- " * 11 + draw_next,
+        indicator=indicator,
+        options=options,
+    )
     pass_turn(game, "K9")
     pass_turns(game, 3)
     drawn = draw(game)
     play(game, "meld [R7 R8 R9]", "meld [K11 K12 K13]", f"discard {drawn}")
     pass_turns(game, 3)
     drawn = draw(game)
-    play(game, f"meld [{run}]", *(["three"] if announce and left <= 3 else []),
-         f"discard {drawn}")
+    play(game, f"meld [{run}]", *(["three"] if announce and left <= 3 else []), f"discard {drawn}")
     assert rack(game, 0) == sorted(keep.split(), key=face)
     pass_turns(game, 3)
     assert game.to_move == 0 and len(game.column) == 12
@@ -102,8 +110,12 @@ def small_rack(
 
 
 def reference_deal(
-    order: Sequence[int], players: int, maker: int, clockwise: bool = False,
-    pairs: bool = False, joker_count: int = 14,
+    order: Sequence[int],
+    players: int,
+    maker: int,
+    clockwise: bool = False,
+    pairs: bool = False,
+    joker_count: int = 14,
 ) -> tuple[list[set[int]], list[int]]:
     """An independent reading of §9.2–9.3: racks (as sets) and the draw order."""
     stacks = {i + 1: list(order[7 * i : 7 * i + 7]) for i in range(15)}  # bottom → top
@@ -129,8 +141,9 @@ def reference_deal(
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize(("clockwise", "pairs", "joker_count"),
-                         [(False, False, 14), (True, False, 14), (False, True, 3)])
+@pytest.mark.parametrize(
+    ("clockwise", "pairs", "joker_count"), [(False, False, 14), (True, False, 14), (False, True, 3)]
+)
 def test_wall_racks_and_draw_order_follow_section_9_3(
     players: int, clockwise: bool, pairs: bool, joker_count: int
 ) -> None:
@@ -223,8 +236,9 @@ def test_round1_no_take_no_laydown_no_exchange() -> None:
 
 def test_dead_tile_is_never_taken() -> None:
     """§9.5(1): the dead tile cannot be taken in any round, not even by a middle take."""
-    game = opened_game({0: "R10 R11 R12 B10 Y10 K10"},
-                       {0: ["meld [R10 R11 R12]", "meld [B10 Y10 K10]"]})
+    game = opened_game(
+        {0: "R10 R11 R12 B10 Y10 K10"}, {0: ["meld [R10 R11 R12]", "meld [B10 Y10 K10]"]}
+    )
     assert game.round == 3
     err = illegal(game, "take 0")
     assert err.rule == "§9.5(1)" and "dead" in err.reason
@@ -287,25 +301,31 @@ def test_middle_take_takes_every_later_tile_and_cuts_the_column() -> None:
 def test_middle_take_needs_an_opened_player() -> None:
     """§9.6(c), A-50: RO default: only a player opened before this turn takes from the
     middle; with the BG options an unopened player may."""
-    game = opened_game({0: "R10 R11 R12 B10 Y10 K10"},
-                       {0: ["meld [R10 R11 R12]", "meld [B10 Y10 K10]"]})
+    game = opened_game(
+        {0: "R10 R11 R12 B10 Y10 K10"}, {0: ["meld [R10 R11 R12]", "meld [B10 Y10 K10]"]}
+    )
     pass_turn(game)
     assert game.to_move == 1 and not game.opened[1]
     err = illegal(game, "take 1")
     assert err.rule == "§9.6(c)/A-50" and "opened" in err.reason
     assert game.can(TakeColumn(len(game.column) - 1))
     bg = {"column_take_middle_requires_opened": False, "column_take_middle_min_rack": 1}
-    game = opened_game({0: "R10 R11 R12 B10 Y10 K10"},
-                       {0: ["meld [R10 R11 R12]", "meld [B10 Y10 K10]"]}, options=bg)
+    game = opened_game(
+        {0: "R10 R11 R12 B10 Y10 K10"},
+        {0: ["meld [R10 R11 R12]", "meld [B10 Y10 K10]"]},
+        options=bg,
+    )
     pass_turn(game)
     assert game.can(TakeColumn(1))
 
 
 def test_middle_take_minimum_rack_option() -> None:
     """§9.6(c), A-50: ``column_take_middle_min_rack`` tiles are needed before the take."""
-    game = opened_game({0: "R10 R11 R12 B10 Y10 K10"},
-                       {0: ["meld [R10 R11 R12]", "meld [B10 Y10 K10]"]},
-                       options={"column_take_middle_min_rack": 9})
+    game = opened_game(
+        {0: "R10 R11 R12 B10 Y10 K10"},
+        {0: ["meld [R10 R11 R12]", "meld [B10 Y10 K10]"]},
+        options={"column_take_middle_min_rack": 9},
+    )
     assert len(game.racks[0]) == 8
     err = illegal(game, "take 1")
     assert err.rule == "§9.6(c)/A-50" and "9" in err.reason
@@ -350,9 +370,11 @@ def test_one_or_two_tiles_allow_only_attaching() -> None:
 
 def test_rack_cap_after_the_turn() -> None:
     """§9.6, A-50: at most ``rack_max_after_turn`` tiles may stay after the discard."""
-    game = opened_game({0: "R10 R11 R12 B10 Y10 K10 Y7 Y8", 1: "Y9"},
-                       {0: ["meld [R10 R11 R12]", "meld [B10 Y10 K10]"]},
-                       discards={1: "Y9"})
+    game = opened_game(
+        {0: "R10 R11 R12 B10 Y10 K10 Y7 Y8", 1: "Y9"},
+        {0: ["meld [R10 R11 R12]", "meld [B10 Y10 K10]"]},
+        discards={1: "Y9"},
+    )
     pass_turns(game, 4)
     assert len(game.column) == 12 and column(game)[1] == "Y9"
     play(game, "P1: take 1", "meld [Y7 Y8 Y9]")
@@ -369,8 +391,10 @@ def test_attach_to_another_players_formation_is_credited_to_the_attacher() -> No
     """§9.6(2), §9.12, A-54: a tile attached to another's formation scores for the attacher."""
     game = opened_game(
         {0: "R10 R11 R12 B10 Y10 K10 B6", 1: "B3 B4 B5 K11 K12 K13"},
-        {0: ["meld [R10 R11 R12]", "meld [B10 Y10 K10]"],
-         1: ["meld [B3 B4 B5]", "meld [K11 K12 K13]"]},
+        {
+            0: ["meld [R10 R11 R12]", "meld [B10 Y10 K10]"],
+            1: ["meld [B3 B4 B5]", "meld [K11 K12 K13]"],
+        },
     )
     drawn = draw(game)
     play(game, "attach B6 -> m3", f"discard {drawn}")
@@ -388,8 +412,11 @@ def test_attach_needs_an_earlier_opening() -> None:
     ``attach_on_opening_turn`` allows it once his opening formations are down."""
     racks = {0: "R10 R11 R12 B10 Y10 K10 R13 B6", 1: "B3 B4 B5 K11 K12 K13"}
     for allowed in (False, True):
-        game = opened_game(racks, {1: ["meld [B3 B4 B5]", "meld [K11 K12 K13]"]},
-                           options={"attach_on_opening_turn": allowed})
+        game = opened_game(
+            racks,
+            {1: ["meld [B3 B4 B5]", "meld [K11 K12 K13]"]},
+            options={"attach_on_opening_turn": allowed},
+        )
         drawn = draw(game)
         assert illegal(game, "attach B6 -> m1").rule == "§9.6(2)/A-53"
         play(game, "meld [R10 R11 R12]", "meld [B10 Y10 K10]")
@@ -408,9 +435,11 @@ def test_attach_needs_an_earlier_opening() -> None:
 
 def test_unopened_player_cannot_attach_even_with_the_option() -> None:
     """§9.6(2): attaching needs an opened player (the option only covers the opening turn)."""
-    game = opened_game({1: "B3 B4 B5 K11 K12 K13", 0: "B6"},
-                       {1: ["meld [B3 B4 B5]", "meld [K11 K12 K13]"]},
-                       options={"attach_on_opening_turn": True})
+    game = opened_game(
+        {1: "B3 B4 B5 K11 K12 K13", 0: "B6"},
+        {1: ["meld [B3 B4 B5]", "meld [K11 K12 K13]"]},
+        options={"attach_on_opening_turn": True},
+    )
     play(game, "draw")
     err = illegal(game, "attach B6 -> m1")
     assert err.rule == "§9.6(2)/A-53"
@@ -420,8 +449,10 @@ def test_joker_attaches_only_to_own_formations() -> None:
     """§9.6(2): a joker may be attached only to the attacher's own formations."""
     game = opened_game(
         {0: "R10 R11 R12 B10 Y10 K10 J", 1: "B3 B4 B5 K11 K12 K13"},
-        {0: ["meld [R10 R11 R12]", "meld [B10 Y10 K10]"],
-         1: ["meld [B3 B4 B5]", "meld [K11 K12 K13]"]},
+        {
+            0: ["meld [R10 R11 R12]", "meld [B10 Y10 K10]"],
+            1: ["meld [B3 B4 B5]", "meld [K11 K12 K13]"],
+        },
     )
     play(game, "draw")
     for target in (3, 4):
@@ -476,8 +507,7 @@ def test_exchange_can_feed_the_opening() -> None:
         play(game, "meld [Y12 B12 J]")
         # A set of 12s alone is no opening.
         assert illegal(game, f"discard {drawn}").rule.startswith("§9.8")
-        play(game, "reset", "exchange K12 -> m1", "meld [R10 R11 J(R12)]",
-             "meld [Y12 B12 R12]")
+        play(game, "reset", "exchange K12 -> m1", "meld [R10 R11 J(R12)]", "meld [Y12 B12 R12]")
         assert game.turn.laid_points == 60
         play(game, f"discard {drawn}")
         assert game.opened[0] and table(game)[0] == "[K11 K12 K13]"
@@ -493,11 +523,16 @@ def _exchange_table() -> Game:
     P3 (m5 [R8 B8 Y8 J], m6 [Y11 Y12 Y13]).  P1 to move in round 3, holding Y5 K5 K8;
     P2 holds K5 R10."""
     return opened_game(
-        {0: "R10 R11 R12 B10 Y10 K10 Y5 K5 K8", 1: "R5 B5 J K10 K11 K12 K5 R10",
-         2: "R8 B8 Y8 J Y11 Y12 Y13"},
-        {0: ["meld [R10 R11 R12]", "meld [B10 Y10 K10]"],
-         1: ["meld [R5 B5 J]", "meld [K10 K11 K12]"],
-         2: ["meld [R8 B8 Y8 J]", "meld [Y11 Y12 Y13]"]},
+        {
+            0: "R10 R11 R12 B10 Y10 K10 Y5 K5 K8",
+            1: "R5 B5 J K10 K11 K12 K5 R10",
+            2: "R8 B8 Y8 J Y11 Y12 Y13",
+        },
+        {
+            0: ["meld [R10 R11 R12]", "meld [B10 Y10 K10]"],
+            1: ["meld [R5 B5 J]", "meld [K10 K11 K12]"],
+            2: ["meld [R8 B8 Y8 J]", "meld [Y11 Y12 Y13]"],
+        },
     )
 
 
@@ -553,8 +588,10 @@ def test_run_joker_exchange_takes_exactly_the_represented_tile() -> None:
     """§9.10: a run's joker is freed only by the tile it represents."""
     game = opened_game(
         {0: "R10 R11 R12 B10 Y10 K10 K12 K13 B12", 1: "K11 J K13 R2 R3 R4"},
-        {0: ["meld [R10 R11 R12]", "meld [B10 Y10 K10]"],
-         1: ["meld [K11 J(K12) K13]", "meld [R2 R3 R4]"]},
+        {
+            0: ["meld [R10 R11 R12]", "meld [B10 Y10 K10]"],
+            1: ["meld [K11 J(K12) K13]", "meld [R2 R3 R4]"],
+        },
     )
     play(game, "draw")
     assert illegal(game, "exchange K13 -> m3").rule == "§9.10"
@@ -610,30 +647,44 @@ def test_three_announcement_timing() -> None:
 
 def test_closing_turn_has_no_announcement_obligation() -> None:
     """§9.11: a player who closes in the same turn owes no announcement."""
-    game = stacked_game(4, {0: "K9 R7 R8 R9 K11 K12 K13 B2 B3 B4 B5 B6 R4 R5 R6"},
-                        stock="- - - - - - - Y5")
+    game = stacked_game(
+        4, {0: "K9 R7 R8 R9 K11 K12 K13 B2 B3 B4 B5 B6 R4 R5 R6"}, stock="- - - - - - - Y5"
+    )
     pass_turn(game, "K9")
     pass_turns(game, 3)
     drawn = draw(game)
     play(game, "meld [R7 R8 R9]", "meld [K11 K12 K13]", f"discard {drawn}")
     pass_turns(game, 3)
     # 8 tiles: B2..B6 R4 R5 R6; draw Y5, lay everything but Y5, discard it: a close.
-    play(game, "draw", "meld [B2 B3 B4 B5 B6]", "attach R6 -> m1", "attach R5 -> m1",
-         "attach R4 -> m1", "discard Y5")
+    play(
+        game,
+        "draw",
+        "meld [B2 B3 B4 B5 B6]",
+        "attach R6 -> m1",
+        "attach R5 -> m1",
+        "attach R4 -> m1",
+        "discard Y5",
+    )
     result = game.results[-1]
     assert not game.three_violation[0] and (result.end, result.closer) == ("close", 0)
     assert result.scores[0] == 30 + 30 + 25 + 50
 
 
-def closing_game(closing: str, indicator: str = "K4",
-                 options: Mapping[str, object] | None = None, atu: int | None = None) -> Game:
+def closing_game(
+    closing: str,
+    indicator: str = "K4",
+    options: Mapping[str, object] | None = None,
+    atu: int | None = None,
+) -> Game:
     """3 players; P1 closes in round 3 by discarding ``closing``, with 100 credited on the
     table; P2 opened with 90 and keeps R13 B12 Y4 R9 B2 Y11 K6 Y12 (60); P3 never opens.
     Seat ``atu`` announces atu in pre-play."""
     game = stacked_game(
         3,
-        {0: f"K9 R3 R4 R5 B10 Y10 K10 K11 K12 K13 Y9 B5 B6 B7 {closing}",
-         1: "Y6 Y7 Y8 R1 B1 K1 R13 B12 Y4 R9 B2 Y11 K6 Y12"},
+        {
+            0: f"K9 R3 R4 R5 B10 Y10 K10 K11 K12 K13 Y9 B5 B6 B7 {closing}",
+            1: "Y6 Y7 Y8 R1 B1 K1 R13 B12 Y4 R9 B2 Y11 K6 Y12",
+        },
         stock="- - - - - R6",
         indicator=indicator,
         options=options,
@@ -648,8 +699,14 @@ def closing_game(closing: str, indicator: str = "K4",
     drawn = draw(game)
     play(game, "meld [Y6 Y7 Y8]", "meld [R1 B1 K1]", f"discard {drawn}")
     pass_turn(game)
-    play(game, "P1: draw", "attach Y9 -> m4", "attach R6 -> m1", "meld [B5 B6 B7]",
-         f"discard {closing}")
+    play(
+        game,
+        "P1: draw",
+        "attach Y9 -> m4",
+        "attach R6 -> m1",
+        "meld [B5 B6 B7]",
+        f"discard {closing}",
+    )
     return game
 
 
@@ -716,8 +773,10 @@ def test_unopened_on_exhaustion_rack_option() -> None:
 # ================================================================== §9.13 board play
 
 
-@pytest.mark.parametrize(("seat", "turn", "allowed"),
-                         [(0, 1, True), (0, 3, True), (0, 4, False), (2, 3, True), (2, 4, False)])
+@pytest.mark.parametrize(
+    ("seat", "turn", "allowed"),
+    [(0, 1, True), (0, 3, True), (0, 4, False), (2, 3, True), (2, 4, False)],
+)
 def test_board_declaration_window(seat: int, turn: int, allowed: bool) -> None:
     """§9.13, A-62: within a player's first 3 turns; P1's discard-only turn is his turn 1."""
     game = stacked_game(3)
@@ -766,9 +825,14 @@ def test_board_player_keeps_the_last_tile_and_never_lays_out() -> None:
 def test_board_closer_score_with_atu_and_multipliers(bonus: bool, expected: int) -> None:
     """§9.13, A-61: contract value + atu, ×2 for closing with a 1, ×2 in a double game; no
     +50 closing bonus unless ``board_closing_bonus``.  P2 holds Y1, the indicator's twin."""
-    game = stacked_game(4, {1: "R5 B5 Y5 K5 R9 B9 Y9 K9 R12 B12 Y12 B2 Y2 Y1"},
-                        stock="- - - - K2", indicator="Y1", ready=False,
-                        options={"board_closing_bonus": bonus})
+    game = stacked_game(
+        4,
+        {1: "R5 B5 Y5 K5 R9 B9 Y9 K9 R12 B12 Y12 B2 Y2 Y1"},
+        stock="- - - - K2",
+        indicator="Y1",
+        ready=False,
+        options={"board_closing_bonus": bonus},
+    )
     play(game, "P1: ready", "P2: atu", "P2: ready", "P3: ready", "P4: ready")
     pass_turn(game)
     play(game, "P2: board")
@@ -783,8 +847,12 @@ def test_board_closer_score_with_atu_and_multipliers(bonus: bool, expected: int)
 def test_board_contract_with_a_joker(jokers: bool) -> None:
     """§9.13, A-61: a joker stands for any tile of a contract (Monocolour here), unless
     ``board_jokers_allowed`` is off."""
-    game = stacked_game(4, {1: "R1 R2 R3 R4 R5 R6 J R8 R9 R10 R11 R12 R13 K6"},
-                        stock="- - - - R1", options={"board_jokers_allowed": jokers})
+    game = stacked_game(
+        4,
+        {1: "R1 R2 R3 R4 R5 R6 J R8 R9 R10 R11 R12 R13 K6"},
+        stock="- - - - R1",
+        options={"board_jokers_allowed": jokers},
+    )
     pass_turn(game)
     play(game, "P2: board")
     pass_turns(game, 4)
@@ -815,8 +883,7 @@ def test_atu_announcement() -> None:
 
 def test_atu_mandatory() -> None:
     """§9.4(3): with ``atu_mandatory`` the twin's holder is announced automatically."""
-    game = stacked_game(4, {2: "K4"}, indicator="K4", options={"atu_mandatory": True},
-                        ready=False)
+    game = stacked_game(4, {2: "K4"}, indicator="K4", options={"atu_mandatory": True}, ready=False)
     assert game.atu == [False, False, True, False]
     play(game, "P1: ready", "P2: ready")
     assert illegal(game, "atu").rule == "§9.4"
@@ -825,8 +892,9 @@ def test_atu_mandatory() -> None:
 @pytest.mark.parametrize("allowed", [True, False])
 def test_atu_with_a_joker_indicator(allowed: bool) -> None:
     """§9.4(3), A-48: with a joker indicator the other joker's holder may announce atu."""
-    game = stacked_game(3, {1: "J"}, indicator="J", ready=False,
-                        options={"atu_on_joker_indicator": allowed})
+    game = stacked_game(
+        3, {1: "J"}, indicator="J", ready=False, options={"atu_on_joker_indicator": allowed}
+    )
     assert game.double_game
     play(game, "P1: ready")
     assert game.can(act("atu")) is allowed
@@ -875,16 +943,21 @@ def test_doubles_announce_swap_accept() -> None:
 def test_doubles_swap_across_categories_option() -> None:
     """A-49: ``doubles_swap_same_category_only = false`` lets a big double go for a small one."""
     for same_only in (True, False):
-        game = stacked_game(4, {0: "R7 R7", 1: "B12 B12"}, ready=False,
-                            options={"doubles_swap_same_category_only": same_only})
+        game = stacked_game(
+            4,
+            {0: "R7 R7", 1: "B12 B12"},
+            ready=False,
+            options={"doubles_swap_same_category_only": same_only},
+        )
         play(game, "P1: doubles small", "P1: ready", "P2: doubles big")
         assert game.can(act("swap B12 P1")) is not same_only
 
 
 def test_doubles_swap_disabled() -> None:
     """§9.15 ``doubles_swap_enabled = false``."""
-    game = stacked_game(4, {0: "R7 R7", 1: "K5 K5"}, ready=False,
-                        options={"doubles_swap_enabled": False})
+    game = stacked_game(
+        4, {0: "R7 R7", 1: "K5 K5"}, ready=False, options={"doubles_swap_enabled": False}
+    )
     play(game, "P1: doubles small", "P1: ready", "P2: doubles small")
     assert illegal(game, "swap K5 P1").rule == "§9.4"
 
@@ -956,9 +1029,25 @@ def test_illegal_actions_leave_the_state_unchanged_and_explain() -> None:
     """§2.3: an illegal action raises IllegalActionError naming the action, the rule and the
     state, and changes nothing (also at commit)."""
     game = _exchange_table()
-    samples = ["discard R5", "take 0", "take 99", "meld [Y5 K5 K8]", "attach K8 -> m9",
-               "exchange Y5 -> m3", "three", "close K8", "reset", "next", "atu", "ready",
-               "accept R5", "decline", "reshuffle", "doubles small", "swap R5 P2"]
+    samples = [
+        "discard R5",
+        "take 0",
+        "take 99",
+        "meld [Y5 K5 K8]",
+        "attach K8 -> m9",
+        "exchange Y5 -> m3",
+        "three",
+        "close K8",
+        "reset",
+        "next",
+        "atu",
+        "ready",
+        "accept R5",
+        "decline",
+        "reshuffle",
+        "doubles small",
+        "swap R5 P2",
+    ]
     for text in samples:
         before = state_key(game)
         with pytest.raises(IllegalActionError) as info:
@@ -998,8 +1087,11 @@ def _copy_take_game() -> Game:
     P1 holds Y7 Y8 Y9 K12 B12 Y12; in round 3 the column's last tile is P4's Y9 or K12."""
     game = stacked_game(
         4,
-        {0: "K9 Y10 Y11 Y12 B10 R10 K10 Y7 Y8 Y9 K12 B12 Y12",
-         1: "K11 J K13 R2 R3 R4", 3: "Y9 K12"},
+        {
+            0: "K9 Y10 Y11 Y12 B10 R10 K10 Y7 Y8 Y9 K12 B12 Y12",
+            1: "K11 J K13 R2 R3 R4",
+            3: "Y9 K12",
+        },
     )
     pass_turn(game, "K9")
     pass_turns(game, 3)
@@ -1089,3 +1181,22 @@ def test_meld_lists_follow_options_that_change_the_meld_rules() -> None:
     assert two_jokers in {str(a) for a in loose.legal_actions()}
     strict.apply(Draw())
     assert two_jokers not in {str(a) for a in strict.legal_actions()}
+
+
+def test_a_deal_can_start_from_an_explicit_layout() -> None:
+    """Search builds sampled worlds from racks, stock and pile (Game(layout=...))."""
+    from rummykit.rules.variant import DealLayout
+
+    first = Game("basic", 2, seed=4)
+    layout = DealLayout(
+        racks=tuple(tuple(r) for r in first.racks),
+        stock=tuple(reversed(first.stock)),
+        first_seat=first.first_seat,
+        discard=tuple(first.column),
+    )
+    again = Game("basic", 2, rng=random.Random(9), maker=first.maker, layout=layout)
+    assert again.racks == first.racks and again.stock == first.stock
+    assert again.column == first.column and again.to_move == first.to_move
+    assert again.walls_used == [()]
+    again.apply(again.legal_actions()[0])
+    assert again.log

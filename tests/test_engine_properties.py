@@ -46,11 +46,18 @@ from rummykit.rules.remi_ro import REMI_RO, TILES_106
 MAT = Material.TILES
 ALL_FACES = [Face.of(MAT, s, r) for s in range(4) for r in range(1, 14)] + [Face.joker(MAT)]
 WEIGHTS: dict[type, float] = {
-    Meld: 8, Attach: 6, ExchangeJoker: 6, AnnounceThree: 5, CloseBoard: 10, TakeColumn: 0.7,
-    DeclareBoard: 0.05, ResetTurn: 0.1, Discard: 1, Draw: 2,
+    Meld: 8,
+    Attach: 6,
+    ExchangeJoker: 6,
+    AnnounceThree: 5,
+    CloseBoard: 10,
+    TakeColumn: 0.7,
+    DeclareBoard: 0.05,
+    ResetTurn: 0.1,
+    Discard: 1,
+    Draw: 2,
 }
-PROPERTY = settings(max_examples=25, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def biased(game: Game, rng: random.Random) -> Action:
@@ -63,8 +70,13 @@ def biased(game: Game, rng: random.Random) -> Action:
     return rng.choice(groups[kind])
 
 
-def random_play(seed: int, players: int, deals: int = 1, max_steps: int = 4000,
-                policy: Callable[[Game, random.Random], Action] = biased) -> Iterator[Game]:
+def random_play(
+    seed: int,
+    players: int,
+    deals: int = 1,
+    max_steps: int = 4000,
+    policy: Callable[[Game, random.Random], Action] = biased,
+) -> Iterator[Game]:
     """Yield the game after every action of a random match."""
     game = Game("remi_ro", players, {"match_deals": deals}, seed=seed)
     rng = random.Random(seed)
@@ -162,9 +174,9 @@ def _view_faces(data: object) -> set[str]:
         for value in data:
             found |= _view_faces(value)
     elif isinstance(data, str):
-        for token in data.replace("[", " ").replace("]", " ").replace("(", " ").replace(
-            ")", " "
-        ).split():
+        for token in (
+            data.replace("[", " ").replace("]", " ").replace("(", " ").replace(")", " ").split()
+        ):
             try:
                 found.add(str(Face.parse(token, MAT)))
             except ValueError:
@@ -192,8 +204,11 @@ def test_views_show_only_public_faces(case: tuple[int, int]) -> None:
             public = (
                 {str(game.faces[p]) for p in game.racks[seat]}
                 | {str(game.faces[p]) for f in game.table for p in f.pieces}
-                | {str(f.represented(game.pieces, i)) for f in game.table
-                   for i in range(len(f.pieces))}
+                | {
+                    str(f.represented(game.pieces, i))
+                    for f in game.table
+                    for i in range(len(f.pieces))
+                }
                 | {str(game.faces[p]) for p in game.column}
                 | {str(game.faces[game.indicator])}
             )
@@ -265,18 +280,27 @@ def random_actions(game: Game, rng: random.Random, count: int) -> Iterator[Actio
         return rng.randrange(0, len(game.table) + 2)
 
     makers: list[Callable[[], Action]] = [
-        Draw, AnnounceThree, DeclareBoard, ResetTurn, NextDeal, Ready, AnnounceAtu,
-        DeclineSwap, Reshuffle,
+        Draw,
+        AnnounceThree,
+        DeclareBoard,
+        ResetTurn,
+        NextDeal,
+        Ready,
+        AnnounceAtu,
+        DeclineSwap,
+        Reshuffle,
         lambda: TakeColumn(rng.randrange(-1, len(game.column) + 2)),
         lambda: Discard(some_face()),
         lambda: CloseBoard(some_face()),
         lambda: AnnounceDoubles(rng.choice(list(DoublesCategory))),
         lambda: ProposeSwap(some_face(), rng.randrange(-1, game.players + 1)),
         lambda: AcceptSwap(some_face()),
-        lambda: Attach(some_face(), target(),
-                       rng.choice(ALL_FACES[:52]) if rng.random() < 0.2 else None),
+        lambda: Attach(
+            some_face(), target(), rng.choice(ALL_FACES[:52]) if rng.random() < 0.2 else None
+        ),
         lambda: ExchangeJoker(tuple(some_face() for _ in range(rng.randint(1, 2))), target()),
     ]
+
     def plausible_meld() -> Meld:
         # A run or set built around a rack tile, jokers filling gaps: often legal.
         base = rng.choice(rack)
@@ -297,8 +321,7 @@ def random_actions(game: Game, rng: random.Random, count: int) -> Iterator[Actio
         rng.shuffle(faces)
         faces = faces[: rng.randint(3, max(3, len(faces)))]
         declared = tuple(
-            rng.choice(ALL_FACES[:52]) if f.is_joker and rng.random() < 0.3 else None
-            for f in faces
+            rng.choice(ALL_FACES[:52]) if f.is_joker and rng.random() < 0.3 else None for f in faces
         )
         return Meld(tuple(faces), declared)
 
@@ -307,17 +330,24 @@ def random_actions(game: Game, rng: random.Random, count: int) -> Iterator[Actio
         if not with_jokers:
             return ExchangeJoker((some_face(),), target())
         formation = rng.choice(with_jokers)
-        wanted = [
-            f for i in range(len(formation.pieces))
-            if (f := formation.represented(game.pieces, i)) is not None and not f.is_joker
-        ] if formation.kind.value == "run" else [
-            Face.of(MAT, s, formation.rank) for s in range(4)
-        ]
+        wanted = (
+            [
+                f
+                for i in range(len(formation.pieces))
+                if (f := formation.represented(game.pieces, i)) is not None and not f.is_joker
+            ]
+            if formation.kind.value == "run"
+            else [Face.of(MAT, s, formation.rank) for s in range(4)]
+        )
         picked = rng.sample(wanted, rng.randint(1, min(3, len(wanted))))
         return ExchangeJoker(tuple(picked), formation.id)
 
-    makers += [plausible_meld, plausible_meld, plausible_exchange,
-               lambda: Attach(rng.choice(rack), target())]
+    makers += [
+        plausible_meld,
+        plausible_meld,
+        plausible_exchange,
+        lambda: Attach(rng.choice(rack), target()),
+    ]
     for _ in range(count):
         yield rng.choice(makers)()
 

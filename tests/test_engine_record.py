@@ -93,8 +93,14 @@ def test_replay_reproduces_every_intermediate_state() -> None:
     record_points: list[tuple[int, list[list[int]], list[int], int]] = []
     while not original.is_over:
         if len(original.log) % 37 == 0:
-            record_points.append((len(original.log), [r[:] for r in original.racks],
-                                  original.column[:], original.to_move))
+            record_points.append(
+                (
+                    len(original.log),
+                    [r[:] for r in original.racks],
+                    original.column[:],
+                    original.to_move,
+                )
+            )
         original.apply(rng.choice(original.legal_actions()))
     record = record_of(original)
     for upto, racks, column, to_move in record_points:
@@ -170,8 +176,7 @@ def test_a_stacked_deal_record_replays() -> None:
     game0 = Game("remi_ro", 4, options, seed=1)
     ids = [p for p in range(106) if p != TILES_106.parse_piece("K4#1")]
     racks = [ids[:15], ids[15:29], ids[29:43], ids[43:57]]
-    order = stack_wall(4, 3, game0.options, indicator=TILES_106.parse_piece("K4#1"),
-                       racks=racks)
+    order = stack_wall(4, 3, game0.options, indicator=TILES_106.parse_piece("K4#1"), racks=racks)
     game = Game("remi_ro", 4, options, seed=1, walls=[order], maker=3)
     assert game.first_seat == 0
     assert game.racks[0] == sorted(racks[0])
@@ -228,8 +233,20 @@ def altered(record: dict[str, Any], index: int, text: str) -> dict[str, Any]:
     return bad
 
 
-ILLEGAL_CANDIDATES = ["next", "take 0", "discard K13", "discard J", "draw", "reset",
-                      "reshuffle", "ready", "board", "attach R5 -> m1", "close R1", "three"]
+ILLEGAL_CANDIDATES = [
+    "next",
+    "take 0",
+    "discard K13",
+    "discard J",
+    "draw",
+    "reset",
+    "reshuffle",
+    "ready",
+    "board",
+    "attach R5 -> m1",
+    "close R1",
+    "three",
+]
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -266,8 +283,9 @@ def test_an_altered_discard_fails_at_its_index(finished: list[Game]) -> None:
     """§9.6(3): the recorded player must hold the tile he discards."""
     game = finished[3]
     record = record_of(game)
-    index = next(i for i, e in enumerate(record["actions"])
-                 if e["action"].startswith("discard") and i > 10)
+    index = next(
+        i for i, e in enumerate(record["actions"]) if e["action"].startswith("discard") and i > 10
+    )
     state = prefix_game(record, index)
     held = {str(f) for f in state.rack_faces(state.to_move)}
     missing = next(t for t in ("R1", "Y7", "B13", "K4", "R9", "Y2", "J", "K11") if t not in held)
@@ -294,8 +312,13 @@ def test_a_wrong_seat_fails_at_its_index(finished: list[Game]) -> None:
 
 @pytest.mark.parametrize(
     "entry",
-    [{"seat": 0, "action": "fly away"}, {"action": "draw"}, {"seat": "x", "action": "draw"},
-     {"seat": 0}, "draw"],
+    [
+        {"seat": 0, "action": "fly away"},
+        {"action": "draw"},
+        {"seat": "x", "action": "draw"},
+        {"seat": 0},
+        "draw",
+    ],
 )
 def test_a_malformed_entry_fails_at_its_index(finished: list[Game], entry: Any) -> None:
     record = record_of(finished[0])

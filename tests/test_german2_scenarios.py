@@ -258,8 +258,9 @@ def test_ger_13_unopened_loser_pays_100() -> None:
 
 def test_unopened_loser_penalty_option() -> None:
     """§5.10: ``unopened_loser_penalty`` replaces the flat 100."""
-    game = card_game("german2", racks={0: " ".join(QUICK14) + " 9D"},
-                     options={"unopened_loser_penalty": 70})
+    game = card_game(
+        "german2", racks={0: " ".join(QUICK14) + " 9D"}, options={"unopened_loser_penalty": 70}
+    )
     pass_turn(game, "9D")
     pass_turn(game)
     lay_out(game, QUICK14)
@@ -290,8 +291,11 @@ def test_dealers_first_turn_is_a_discard_only() -> None:
 def test_dealer_may_meld_first_turn_option() -> None:
     """A-14, §5.10: with ``dealer_may_meld_first_turn`` the dealer may open on his
     discard-only first turn (still without a draw)."""
-    game = card_game("german2", racks={0: " ".join(OPENING) + " 2D"},
-                     options={"dealer_may_meld_first_turn": True})
+    game = card_game(
+        "german2",
+        racks={0: " ".join(OPENING) + " 2D"},
+        options={"dealer_may_meld_first_turn": True},
+    )
     assert illegal(game, "draw").rule == "§5.2/A-14"
     play(game, *(f"meld [{m}]" for m in OPENING), "discard 2D")
     assert game.opened[0] and len(game.racks[0]) == 5 and len(game.stock) == 75
@@ -370,8 +374,11 @@ def test_opening_needs_51_points_and_counts_the_low_ace_as_1(
 
 @pytest.mark.parametrize(
     ("options", "legal"),
-    [({"opening_requires_run": False}, True), ({"opening_min_points": 61}, False),
-     ({"opening_min_points": 60, "opening_requires_run": False}, True)],
+    [
+        ({"opening_requires_run": False}, True),
+        ({"opening_min_points": 61}, False),
+        ({"opening_min_points": 60, "opening_requires_run": False}, True),
+    ],
 )
 def test_opening_options(options: dict[str, object], legal: bool) -> None:
     """§5.10: ``opening_requires_run`` and ``opening_min_points`` change GER-05's verdict
@@ -419,8 +426,11 @@ def test_lay_off_in_the_opening_turn_is_allowed_but_not_counted() -> None:
 
 def test_layoff_on_opening_turn_option() -> None:
     """§5.10: with ``layoff_on_opening_turn`` false, lay-offs wait for a later turn."""
-    game = card_game("german2", racks={1: "4H 5H 6H KS KH KD QS QH QD 7H"},
-                     options={"layoff_on_opening_turn": False})
+    game = card_game(
+        "german2",
+        racks={1: "4H 5H 6H KS KH KD QS QH QD 7H"},
+        options={"layoff_on_opening_turn": False},
+    )
     pass_turn(game)
     drawn = draw(game)
     play(game, *(f"P2: meld [{m}]" for m in OPENING), "attach 7H -> m1")
@@ -438,8 +448,9 @@ def test_layoff_on_opening_turn_option() -> None:
 def opened_p1_with(keep: str, stock: str, options: dict[str, object] | None = None) -> Game:
     """P1 opens in his second turn (OPENING) keeping the five cards ``keep``; P2 passes;
     P1 is to move."""
-    game = card_game("german2", racks={0: " ".join(OPENING) + f" {keep} 2D"},
-                     stock=stock, options=options)
+    game = card_game(
+        "german2", racks={0: " ".join(OPENING) + f" {keep} 2D"}, stock=stock, options=options
+    )
     pass_turn(game, "2D")
     pass_turn(game)
     lay_out(game, OPENING)
@@ -459,8 +470,7 @@ def test_going_out_without_a_discard_after_opening() -> None:
 
 def test_going_out_without_a_discard_can_be_switched_off() -> None:
     """§5.10: with ``allow_go_out_without_discard`` false the last card is discarded."""
-    game = opened_p1_with("9S 9D 9H 10C JC", "- - - QC",
-                          {"allow_go_out_without_discard": False})
+    game = opened_p1_with("9S 9D 9H 10C JC", "- - - QC", {"allow_go_out_without_discard": False})
     play(game, "P1: draw", "meld [9S 9D 9H]")
     illegal(game, "meld [10C JC QC]")
     play(game, "discard QC")
@@ -528,8 +538,9 @@ def test_match_ends_strictly_above_200_and_the_deal_alternates() -> None:
 
 def test_match_loss_threshold_option() -> None:
     """§5.10: ``match_loss_threshold`` moves the line: a total above it ends the match."""
-    game = card_game("german2", racks={0: " ".join(QUICK14) + " 9D"},
-                     options={"match_loss_threshold": 99})
+    game = card_game(
+        "german2", racks={0: " ".join(QUICK14) + " 9D"}, options={"match_loss_threshold": 99}
+    )
     pass_turn(game, "9D")
     pass_turn(game)
     lay_out(game, QUICK14)
@@ -617,8 +628,13 @@ def test_stacked_deal_record_replays() -> None:
     from rummykit.engine.record import record_of, replay
 
     game = ger_11_game()
-    play(game, f"P2: {top(game)}", "meld [2S 3S 4S 5S]", "meld [6D 7D 8D]",
-         *(f"attach {c} -> m1" for c in ("3H", "2H", "AH", "8H", "9H", "10H", "JH")),
-         "attach KC -> m2")
+    play(
+        game,
+        f"P2: {top(game)}",
+        "meld [2S 3S 4S 5S]",
+        "meld [6D 7D 8D]",
+        *(f"attach {c} -> m1" for c in ("3H", "2H", "AH", "8H", "9H", "10H", "JH")),
+        "attach KC -> m2",
+    )
     again = replay(json.loads(json.dumps(record_of(game))))
     assert again.results == tuple(game.results) and again.game.totals == [56, 0]

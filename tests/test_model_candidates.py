@@ -177,8 +177,9 @@ def test_candidates_of_r5_j_j() -> None:
 
 def test_set_candidates_declare_missing_colours() -> None:
     """§2.2: a joker in a set stands for a missing colour; declared() names one."""
-    (c,) = [c for c in candidates(counts_of(kinds_of("R5 B5 J")), MELD_RULES)
-            if c.kind is MeldKind.SET]
+    (c,) = [
+        c for c in candidates(counts_of(kinds_of("R5 B5 J")), MELD_RULES) if c.kind is MeldKind.SET
+    ]
     declared = c.declared(TILES)
     assert declared[:2] == (None, None)
     assert declared[2] is not None and declared[2].rank == 5
@@ -187,8 +188,14 @@ def test_set_candidates_declare_missing_colours() -> None:
 
 @pytest.mark.parametrize(
     "rules",
-    [MeldRules(max_wild=1), MeldRules(wild_le_natural=True), MeldRules(runs_allowed=False),
-     MeldRules(sets_allowed=False), MeldRules(ace_high=False), MeldRules(min_size=4)],
+    [
+        MeldRules(max_wild=1),
+        MeldRules(wild_le_natural=True),
+        MeldRules(runs_allowed=False),
+        MeldRules(sets_allowed=False),
+        MeldRules(ace_high=False),
+        MeldRules(min_size=4),
+    ],
 )
 @pytest.mark.parametrize(
     "text", ["R1 R2 R12 R13 J J", "R5 B5 Y5 K5 R6 R7 J", "Y9 Y10 Y11 Y12 Y13 Y1"]
@@ -248,8 +255,10 @@ def test_sets_with_repeated_suits_are_exactly_the_legal_formations(kinds: list[i
         if c.kind is MeldKind.SET:
             # jokers are declared, as a card of the set's rank
             declared = c.declared(TILES)
-            assert all((d is not None and d.rank == c.positions[0]) == (k == JOKER_KIND)
-                       for d, k in zip(declared, c.kinds, strict=True))
+            assert all(
+                (d is not None and d.rank == c.positions[0]) == (k == JOKER_KIND)
+                for d, k in zip(declared, c.kinds, strict=True)
+            )
     for kind in {k for k in kinds if k != JOKER_KIND}:
         got = {key(c) for c in candidates_with(counts, REPEATED, kind)}
         assert got == {k for k in keys if kind in k[3]}
@@ -275,8 +284,9 @@ def test_set_jokers_are_declared_missing_suits_first_then_from_the_first_suit() 
     full = kinds_of("R7 R7 B7 B7 Y7 Y7 K7 K7 J J")
     (ten,) = [c for c in candidates(counts_of(full), REPEATED) if len(c.kinds) == 10]
     assert [str(d) for d in ten.declared(TILES) if d is not None] == ["R7", "Y7"]
-    (one,) = [c for c in candidates(counts_of(kinds_of("B9 J J")), REPEATED)
-              if c.kind is MeldKind.SET]
+    (one,) = [
+        c for c in candidates(counts_of(kinds_of("B9 J J")), REPEATED) if c.kind is MeldKind.SET
+    ]
     declared = one.declared(TILES)
     assert [str(d) for d in declared if d is not None] == ["R9", "Y9"]
     readings = read_meld(one.faces(TILES), REPEATED, declared)
@@ -318,8 +328,10 @@ def wild_rank_brute_force(kinds: Sequence[int], rules: MeldRules) -> set[CardKey
         sub = [k for k, n in zip(present, take, strict=True) for _ in range(n)]
         if len(sub) < rules.min_size:
             continue
-        faces = [Face.joker(CARDS) if k == JOKER_KIND else Face.of(CARDS, k // 13, k % 13 + 1)
-                 for k in sub]
+        faces = [
+            Face.joker(CARDS) if k == JOKER_KIND else Face.of(CARDS, k // 13, k % 13 + 1)
+            for k in sub
+        ]
         for reading in read_meld(faces, rules):
             pairs = [
                 (p, k, reading.represents(faces, i) != faces[i])
@@ -357,8 +369,10 @@ def test_wild_rank_candidates_are_exactly_the_legal_formations(
             assert counts[k] >= n
         readings = read_meld(c.faces(CARDS), rules, c.declared(CARDS))
         assert readings, f"{c} is not a legal formation"
-        pairs = [(p, k, c.is_wild_at(i))
-                 for i, (p, k) in enumerate(zip(c.positions, c.kinds, strict=True))]
+        pairs = [
+            (p, k, c.is_wild_at(i))
+            for i, (p, k) in enumerate(zip(c.positions, c.kinds, strict=True))
+        ]
         keys.add(card_key(c.kind, c.suit, pairs))
         assert c.joker_count == sum(w for _, _, w in pairs)
     assert keys == wild_rank_brute_force(kinds, rules)

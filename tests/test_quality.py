@@ -22,7 +22,10 @@ def _tool(name: str) -> str:
 def test_ruff_is_clean() -> None:
     result = subprocess.run(
         [_tool("ruff"), "check", "src", "tests", "benchmarks"],
-        cwd=ROOT, capture_output=True, text=True, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -30,6 +33,9 @@ def test_ruff_is_clean() -> None:
 def test_mypy_strict_is_clean() -> None:
     result = subprocess.run(
         [_tool("mypy"), "--strict", "src/rummykit"],
-        cwd=ROOT, capture_output=True, text=True, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -62,8 +62,14 @@ def test_rrt05_two_doubles_cannot_reshuffle(dealt: str) -> None:
 def test_rrt05_doubles_are_counted_as_dealt_before_a_swap() -> None:
     """RRT-05 / A-49: the three-doubles right is judged on the racks as dealt, before swaps."""
     game = stacked_game(4, {0: "R7 R7", 1: "R5 R5 K11 K11 B1 B1"}, ready=False)
-    play(game, "P1: doubles small", "P1: ready", "P2: doubles small", "P2: swap R5 P1",
-         "P1: accept R7")
+    play(
+        game,
+        "P1: doubles small",
+        "P1: ready",
+        "P2: doubles small",
+        "P2: swap R5 P1",
+        "P1: accept R7",
+    )
     assert rack(game, 1).count("R5") == 1 and "R7" in rack(game, 1)
     play(game, "P2: reshuffle")
     assert game.phase is Phase.PREPLAY and game.preplay_index == 0
@@ -76,8 +82,7 @@ def test_rrt07_formations_validated_by_meld_actions() -> None:
     """RRT-07 / §9.7, A-64, A-66: 1 low or high, never inside; 1..13-1; sets; jokers."""
     game = stacked_game(
         4,
-        {0: "R1 R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 K9",
-         1: "B7 B7 R7 Y7 R5 J J"},
+        {0: "R1 R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 K9", 1: "B7 B7 R7 Y7 R5 J J"},
         stock="K2 K5 K8 Y4 Y6",
     )
     play(game, "P1: discard K9")
@@ -210,8 +215,18 @@ def _rrt12(options: dict[str, object] | None = None) -> Game:
         {0: "R2 K5", 1: "K7 Y9", 2: "B11 Y7 Y8 R12 B12 K12", 3: "K6"},
         options=options,
     )
-    play(game, "P1: board", "P1: discard R2", "P2: board", "P2: draw", "P2: discard K7",
-         "P3: draw", "P3: discard B11", "P4: draw", "P4: discard K6")
+    play(
+        game,
+        "P1: board",
+        "P1: discard R2",
+        "P2: board",
+        "P2: draw",
+        "P2: discard K7",
+        "P3: draw",
+        "P3: discard B11",
+        "P4: draw",
+        "P4: discard K6",
+    )
     play(game, "P1: take 3", "P1: discard K5", "P2: take 3", "P2: discard Y9")
     assert column(game) == ["R2", "K7", "B11", "Y9"]
     assert game.to_move == 2 and game.round == 2 and game.turns_taken[2] == 2
@@ -330,9 +345,11 @@ def _rrt17() -> Game:
     """P2 owns m1 [K11 J(K12) K13 K1] and m2; P3 opened (m3, m4) and holds K12 Y5 Y6."""
     game = stacked_game(
         4,
-        {1: "K11 J K13 K1 R2 R3 R4 B2 B5 Y8 Y11 R6 R9 K7",
-         2: "K12 Y5 Y6 B9 B10 B11 B12 R3 Y3 K3 R8 Y9 B6 K5",
-         3: "Y7"},
+        {
+            1: "K11 J K13 K1 R2 R3 R4 B2 B5 Y8 Y11 R6 R9 K7",
+            2: "K12 Y5 Y6 B9 B10 B11 B12 R3 Y3 K3 R8 Y9 B6 K5",
+            3: "Y7",
+        },
     )
     pass_turns(game, 5)
     drawn = draw(game)
@@ -419,8 +436,15 @@ def _value(text: str) -> int:
 
 
 def _outcome(**kw: object) -> SeatOutcome:
-    base: dict[str, object] = {"opened": True, "board": False, "three_violation": False,
-                               "atu": False, "closed": False, "table_value": 0, "rack_value": 0}
+    base: dict[str, object] = {
+        "opened": True,
+        "board": False,
+        "three_violation": False,
+        "atu": False,
+        "closed": False,
+        "table_value": 0,
+        "rack_value": 0,
+    }
     base.update(kw)
     return SeatOutcome(**base)  # type: ignore[arg-type]
 
@@ -456,8 +480,10 @@ def test_rrt20_21_scoring(
 @pytest.mark.parametrize("double_game", [False, True])
 def test_rrt23_scoring(double_game: bool) -> None:
     """RRT-23 / §9.11, §9.12, A-58: exhaustion: 80 − 15 = 65, unopened −100 (×2 doubled)."""
-    outcomes = [_outcome(table_value=80, rack_value=_value("R2 K13")),
-                _outcome(opened=False, rack_value=_value("K5 K6"))]
+    outcomes = [
+        _outcome(table_value=80, rack_value=_value("R2 K13")),
+        _outcome(opened=False, rack_value=_value("K5 K6")),
+    ]
     expected = (130, -200) if double_game else (65, -100)
     assert score_deal(outcomes, double_game, None, REMI_RO.resolve(2)) == expected
 
@@ -482,9 +508,11 @@ def test_rrt20_21_played_close(
     """
     game = stacked_game(
         3,
-        {0: f"K9 R3 R4 R5 B10 Y10 K10 K11 K12 K13 Y9 B5 B6 B7 {closing}",
-         1: "Y6 Y7 Y8 R1 B1 K1 J B12 Y4 R9 B2 Y11 K6 R13",
-         2: p3},
+        {
+            0: f"K9 R3 R4 R5 B10 Y10 K10 K11 K12 K13 Y9 B5 B6 B7 {closing}",
+            1: "Y6 Y7 Y8 R1 B1 K1 J B12 Y4 R9 B2 Y11 K6 R13",
+            2: p3,
+        },
         stock="- - - - - R6",
         indicator=indicator,
         ready=False,
@@ -568,8 +596,7 @@ def test_rrt25_board_player_closes_with_a_contract(
 
 def test_rrt25_close_needs_a_contract() -> None:
     """§9.13: the other 14 tiles must form a contract; a non-board player cannot close."""
-    game = stacked_game(4, {1: "R5 B5 Y5 K5 R9 B9 Y9 K9 R12 B12 Y12 B2 Y2 R7"},
-                        stock="K6 - - - K2")
+    game = stacked_game(4, {1: "R5 B5 Y5 K5 R9 B9 Y9 K9 R12 B12 Y12 B2 Y2 R7"}, stock="K6 - - - K2")
     pass_turn(game)
     play(game, "P2: draw")
     assert illegal(game, "close R7").rule == "§9.13"  # not a board player

@@ -57,9 +57,18 @@ def test_blocks_tile_the_space_in_the_documented_order(name: str) -> None:
     codec = _codec(name)
     names = [b.name for b in codec.blocks]
     assert names == [
-        "draw", "take", "meld", "attach", "exchange", "discard", "close", "call", "out",
+        "draw",
+        "take",
+        "meld",
+        "attach",
+        "exchange",
+        "discard",
+        "close",
+        "call",
+        "out",
         "turn",
-        "preplay", "reclaim",
+        "preplay",
+        "reclaim",
     ]
     position = 0
     for block in codec.blocks:
@@ -181,7 +190,9 @@ def test_turn_actions_have_fixed_numbers() -> None:
     codec = _codec("remi_ro")
     start = codec.block("turn").start
     assert [codec.encode(a) for a in (AnnounceThree(), DeclareBoard(), ResetTurn())] == [
-        start, start + 1, start + 2
+        start,
+        start + 1,
+        start + 2,
     ]
     assert codec.encode(Discard(Face.parse("J", Material.TILES))) == codec.block("discard").stop - 1
 

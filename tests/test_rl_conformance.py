@@ -35,9 +35,7 @@ def _cases() -> list[tuple[str, int, int, int]]:
 
 
 def _params() -> list[Any]:
-    return [
-        pytest.param(*case, id=f"{case[0]}-{case[1]}p-{case[3] % 1000}") for case in _cases()
-    ]
+    return [pytest.param(*case, id=f"{case[0]}-{case[1]}p-{case[3] % 1000}") for case in _cases()]
 
 
 @pytest.mark.parametrize(("variant", "players", "steps", "seed"), _params())

@@ -35,9 +35,7 @@ def _episode(env: rl.RummyGymEnv, seed: int) -> tuple[float, list[int], dict]:  
 def test_gymnasium_check_env(variant: str, players: int) -> None:
     """Through gymnasium.make, so the render modes are checked too.  check_env samples
     actions without the mask, which the 'random' illegal-action mode is for."""
-    env = gymnasium.make(
-        rl.gymnasium_id(variant), players=players, illegal_action="random"
-    )
+    env = gymnasium.make(rl.gymnasium_id(variant), players=players, illegal_action="random")
     check_env(env.unwrapped)
 
 

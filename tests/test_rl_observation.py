@@ -112,9 +112,7 @@ def _twins(variant: str, players: int, seed: int, seat: int) -> tuple[Game, Game
     hidden = sorted(set(range(len(base.pieces))) - _visible(base, seat))
     first = rng.choice(hidden)
     home = next((r for r in base.racks if first in r), ())  # swapping within a rack is no swap
-    second = rng.choice(
-        [p for p in hidden if base.faces[p] != base.faces[first] and p not in home]
-    )
+    second = rng.choice([p for p in hidden if base.faces[p] != base.faces[first] and p not in home])
     order = list(base.walls_used[0])
     swapped = [second if p == first else first if p == second else p for p in order]
     games = tuple(

@@ -27,8 +27,13 @@ def test_quick_rl_benchmark_prints_its_table() -> None:
     lines = out.splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("| variant"))
     assert [c.strip() for c in lines[header].strip("|").split("|")] == [
-        "variant", "players", "AEC env steps/s", "Gym steps/s", "engine actions/s",
-        "env/engine", "target (AEC)",
+        "variant",
+        "players",
+        "AEC env steps/s",
+        "Gym steps/s",
+        "engine actions/s",
+        "env/engine",
+        "target (AEC)",
     ]
     row = [c.strip() for c in lines[header + 2].strip("|").split("|")]
     assert row[0] == "remi_ro" and row[1] == "4" and row[-1] == ">= 5,000"
@@ -39,7 +44,12 @@ def test_quick_rl_benchmark_prints_its_table() -> None:
 def test_training_example_runs_and_reports_both_scores() -> None:
     out = _run(
         str(ROOT / "examples" / "train_remi_vs_random.py"),
-        "--minutes", "0.01", "--eval-deals", "3", "--batch", "2",
+        "--minutes",
+        "0.01",
+        "--eval-deals",
+        "3",
+        "--batch",
+        "2",
     )
     assert re.search(r"^random learner : mean deal score +-?\d+\.\d", out, re.M)
     assert re.search(r"^trained policy : mean deal score +-?\d+\.\d", out, re.M)

@@ -54,7 +54,7 @@ def test_rom_01_deal_packets_up_card_stock_and_first_player(players: int) -> Non
         for k in range(players):
             seat = (forehand + k) % players
             dealt = [order[3 * (r * players + k) + i] for r in range(3) for i in range(3)]
-            dealt += order[9 * players + 4 * k: 9 * players + 4 * k + 4]
+            dealt += order[9 * players + 4 * k : 9 * players + 4 * k + 4]
             assert sorted(game.racks[seat]) == sorted(dealt)
         assert [len(r) for r in game.racks] == [13] * players
         assert game.column == [order[13 * players]]

@@ -22,12 +22,21 @@ def hand(text: str) -> tuple[Face, ...]:
     return parse_faces(text, CARDS)
 
 
-def outcome(rack: str = "", *, closed: bool = False, hand_: bool = False,
-            opened: bool = True) -> SeatOutcome:
+def outcome(
+    rack: str = "", *, closed: bool = False, hand_: bool = False, opened: bool = True
+) -> SeatOutcome:
     faces = hand(rack)
-    return SeatOutcome(rack=faces, hand=hand_, opened=opened, board=False,
-                       three_violation=False, atu=False, closed=closed, table_value=0,
-                       rack_value=sum(VALUES[f.rank] for f in faces))
+    return SeatOutcome(
+        rack=faces,
+        hand=hand_,
+        opened=opened,
+        board=False,
+        three_violation=False,
+        atu=False,
+        closed=closed,
+        table_value=0,
+        rack_value=sum(VALUES[f.rank] for f in faces),
+    )
 
 
 def opts(players: int = 4, **given: Any) -> dict[str, Any]:
@@ -37,8 +46,9 @@ def opts(players: int = 4, **given: Any) -> dict[str, Any]:
 # ------------------------------------------------------------------ registration
 
 
-@pytest.mark.parametrize("name", ["basic", "rummy", "obican", "obican-remi", "Obican_Remi",
-                                  "BASIC"])
+@pytest.mark.parametrize(
+    "name", ["basic", "rummy", "obican", "obican-remi", "Obican_Remi", "BASIC"]
+)
 def test_found_by_name_and_aliases(name: str) -> None:
     """§1 catalogue row 1: engine id ``basic`` ("Običan Remi")."""
     assert find_variant(name) is BASIC
@@ -72,8 +82,7 @@ def test_profile() -> None:
         ("allow_discard_of_taken_discard", False, OptionKind.ENGINE),
     ],
 )
-def test_option_defaults_follow_section_3_9(name: str, default: object,
-                                            kind: OptionKind) -> None:
+def test_option_defaults_follow_section_3_9(name: str, default: object, kind: OptionKind) -> None:
     """§3.9: every option, its default and its kind."""
     spec = next(s for s in BASIC.options if s.name == name)
     assert spec.kind is kind
@@ -84,16 +93,27 @@ def test_option_defaults_follow_section_3_9(name: str, default: object,
 def test_option_set_is_exactly_section_3_9() -> None:
     """§3.9 lists eight options; the profile has no others."""
     assert {s.name for s in BASIC.options} == {
-        "match_mode", "target_score", "match_deals", "allow_go_out_without_discard",
-        "hand_bonus_multiplier", "recycle_shuffle", "max_stock_recycles",
+        "match_mode",
+        "target_score",
+        "match_deals",
+        "allow_go_out_without_discard",
+        "hand_bonus_multiplier",
+        "recycle_shuffle",
+        "max_stock_recycles",
         "allow_discard_of_taken_discard",
     }
 
 
 @pytest.mark.parametrize(
     "given",
-    [{"match_mode": "points"}, {"target_score": 0}, {"match_deals": 0},
-     {"hand_bonus_multiplier": 0}, {"allow_go_out_without_discard": 1}, {"jokers": 2}],
+    [
+        {"match_mode": "points"},
+        {"target_score": 0},
+        {"match_deals": 0},
+        {"hand_bonus_multiplier": 0},
+        {"allow_go_out_without_discard": 1},
+        {"jokers": 2},
+    ],
 )
 def test_bad_option_values_are_rejected(given: dict[str, Any]) -> None:
     with pytest.raises(OptionError):
@@ -105,10 +125,30 @@ def test_bad_option_values_are_rejected(given: dict[str, Any]) -> None:
 
 def test_card_values() -> None:
     """§3.8: K, Q, J = 10; A = 1; 2-10 face value."""
-    assert VALUES == {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 10: 10,
-                      11: 10, 12: 10, 13: 10}
+    assert VALUES == {
+        1: 1,
+        2: 2,
+        3: 3,
+        4: 4,
+        5: 5,
+        6: 6,
+        7: 7,
+        8: 8,
+        9: 9,
+        10: 10,
+        11: 10,
+        12: 10,
+        13: 10,
+    }
     assert [BASIC.score_value(f) for f in hand("AS 2H 9D 10C JS QH KD")] == [
-        1, 2, 9, 10, 10, 10, 10]
+        1,
+        2,
+        9,
+        10,
+        10,
+        10,
+        10,
+    ]
 
 
 def test_opening_values_are_card_values() -> None:
@@ -174,8 +214,7 @@ def test_deal(players: int) -> None:
         first = (dealer + 1) % players
         assert layout.first_seat == first
         for k in range(players):
-            assert layout.racks[(first + k) % players] == tuple(
-                range(k, players * size, players))
+            assert layout.racks[(first + k) % players] == tuple(range(k, players * size, players))
         assert layout.discard == (players * size,)
         assert len(layout.stock) == 52 - players * size - 1
         assert layout.stock == tuple(range(players * size + 1, 52))
@@ -198,7 +237,10 @@ def test_score_deal_hand_multiplier(multiplier: int, expected: int) -> None:
     hands = [outcome("KS QS JD 10C"), outcome("AS 2D")]
     options = opts(3, hand_bonus_multiplier=multiplier)
     assert score_deal([outcome(closed=True, hand_=True), *hands], False, None, options) == (
-        expected, 0, 0)
+        expected,
+        0,
+        0,
+    )
     assert score_deal([outcome(closed=True), *hands], False, None, options) == (43, 0, 0)
 
 
@@ -235,6 +277,7 @@ def test_play_rules_defaults() -> None:
 
 def test_play_rules_follow_options() -> None:
     """§3.9: the engine options switch the matching turn rules."""
-    play = BASIC.play_rules(opts(allow_discard_of_taken_discard=True,
-                                 allow_go_out_without_discard=False))
+    play = BASIC.play_rules(
+        opts(allow_discard_of_taken_discard=True, allow_go_out_without_discard=False)
+    )
     assert play.discard_taken_allowed and not play.go_out_without_discard

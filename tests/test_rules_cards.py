@@ -131,7 +131,8 @@ def test_max_stock_recycles_values() -> None:
 
 def stacking_cases() -> list[tuple[str, int, int]]:
     return [("basic", n, d) for n in range(2, 7) for d in (0, n - 1)] + [
-        ("german2", 2, 0), ("german2", 2, 1)
+        ("german2", 2, 0),
+        ("german2", 2, 1),
     ]
 
 
@@ -154,8 +155,9 @@ def test_stack_cards_round_trip(name: str, players: int, dealer: int) -> None:
     discard = ids[i : i + len(probe.discard)]
     i += len(discard)
     stock = ids[i : i + 5]
-    order = stack_cards(variant, players, dealer, options, racks=racks, discard=discard,
-                        stock=stock)
+    order = stack_cards(
+        variant, players, dealer, options, racks=racks, discard=discard, stock=stock
+    )
     assert sorted(order) == list(range(len(pieces)))
     layout = variant.deal(pieces, order, players, dealer, options)
     assert [sorted(r) for r in layout.racks] == [sorted(r) for r in racks]
@@ -188,11 +190,18 @@ def test_stack_cards_rejects_bad_requests() -> None:
     with pytest.raises(ValueError, match="named twice"):
         stack_cards(BASIC, 2, 1, options, racks=[list(range(10)), list(range(9, 19))])
     with pytest.raises(ValueError, match="discard pile"):
-        stack_cards(BASIC, 2, 1, options, racks=[list(range(10)), list(range(10, 20))],
-                    discard=[20, 21])
+        stack_cards(
+            BASIC, 2, 1, options, racks=[list(range(10)), list(range(10, 20))], discard=[20, 21]
+        )
     with pytest.raises(ValueError, match="stock"):
-        stack_cards(BASIC, 2, 1, options, racks=[list(range(10)), list(range(10, 20))],
-                    stock=list(range(20, 53)))
+        stack_cards(
+            BASIC,
+            2,
+            1,
+            options,
+            racks=[list(range(10)), list(range(10, 20))],
+            stock=list(range(20, 53)),
+        )
 
 
 # ------------------------------------------------------------------ test helpers

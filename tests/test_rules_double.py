@@ -32,9 +32,17 @@ def hand(text: str) -> tuple[Face, ...]:
 
 def outcome(rack: str = "", *, closed: bool = False, hand_: bool = False) -> SeatOutcome:
     faces = hand(rack)
-    return SeatOutcome(rack=faces, hand=hand_, opened=True, board=False,
-                       three_violation=False, atu=False, closed=closed, table_value=0,
-                       rack_value=sum(DOUBLE.score_value(f) for f in faces))
+    return SeatOutcome(
+        rack=faces,
+        hand=hand_,
+        opened=True,
+        board=False,
+        three_violation=False,
+        atu=False,
+        closed=closed,
+        table_value=0,
+        rack_value=sum(DOUBLE.score_value(f) for f in faces),
+    )
 
 
 def opts(players: int = 4, **given: Any) -> dict[str, Any]:
@@ -44,8 +52,9 @@ def opts(players: int = 4, **given: Any) -> dict[str, Any]:
 # ------------------------------------------------------------------ registration
 
 
-@pytest.mark.parametrize("name", ["double", "dvostruki", "Dvostruki_Remi", "double-rummy",
-                                  "DOUBLE"])
+@pytest.mark.parametrize(
+    "name", ["double", "dvostruki", "Dvostruki_Remi", "double-rummy", "DOUBLE"]
+)
 def test_found_by_name_and_aliases(name: str) -> None:
     """§1 catalogue row 2: engine id ``double`` ("Dvostruki Remi")."""
     assert find_variant(name) is DOUBLE
@@ -92,8 +101,7 @@ def test_joker_count_changes_the_pack(jokers: int) -> None:
         ("allow_discard_of_taken_discard", False, OptionKind.ENGINE),
     ],
 )
-def test_option_defaults_follow_section_4_10(name: str, default: object,
-                                             kind: OptionKind) -> None:
+def test_option_defaults_follow_section_4_10(name: str, default: object, kind: OptionKind) -> None:
     """§4.10 (and the shared §2.4/§2.5 options): every option, its default and its kind."""
     spec = next(s for s in DOUBLE.options if s.name == name)
     assert spec.kind is kind
@@ -103,19 +111,35 @@ def test_option_defaults_follow_section_4_10(name: str, default: object,
 
 def test_option_set_is_section_4_10_and_the_shared_ones() -> None:
     assert {s.name for s in DOUBLE.options} == {
-        "joker_count", "set_max_size", "joker_complete_run_relocation",
-        "min_naturals_per_meld", "hand_bonus_multiplier", "match_mode", "target_score",
-        "match_deals", "recycle_shuffle", "max_stock_recycles",
+        "joker_count",
+        "set_max_size",
+        "joker_complete_run_relocation",
+        "min_naturals_per_meld",
+        "hand_bonus_multiplier",
+        "match_mode",
+        "target_score",
+        "match_deals",
+        "recycle_shuffle",
+        "max_stock_recycles",
         "allow_discard_of_taken_discard",
     }
 
 
 @pytest.mark.parametrize(
     "given",
-    [{"joker_count": 5}, {"joker_count": -1}, {"set_max_size": 3}, {"set_max_size": 13},
-     {"joker_complete_run_relocation": "hand"}, {"min_naturals_per_meld": 0},
-     {"hand_bonus_multiplier": 0}, {"match_mode": "points"}, {"target_score": 0},
-     {"allow_go_out_without_discard": False}, {"jokers_per_deck": 1}],
+    [
+        {"joker_count": 5},
+        {"joker_count": -1},
+        {"set_max_size": 3},
+        {"set_max_size": 13},
+        {"joker_complete_run_relocation": "hand"},
+        {"min_naturals_per_meld": 0},
+        {"hand_bonus_multiplier": 0},
+        {"match_mode": "points"},
+        {"target_score": 0},
+        {"allow_go_out_without_discard": False},
+        {"jokers_per_deck": 1},
+    ],
 )
 def test_bad_option_values_are_rejected(given: dict[str, Any]) -> None:
     """Unknown options and values outside the allowed ones raise, never fall back."""
@@ -128,11 +152,32 @@ def test_bad_option_values_are_rejected(given: dict[str, Any]) -> None:
 
 def test_card_values() -> None:
     """§4.9: joker 25, ace 11, K/Q/J 10, 2-10 face value."""
-    assert VALUES == {1: 11, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 10: 10,
-                      11: 10, 12: 10, 13: 10}
+    assert VALUES == {
+        1: 11,
+        2: 2,
+        3: 3,
+        4: 4,
+        5: 5,
+        6: 6,
+        7: 7,
+        8: 8,
+        9: 9,
+        10: 10,
+        11: 10,
+        12: 10,
+        13: 10,
+    }
     assert JOKER_VALUE == 25
     assert [DOUBLE.score_value(f) for f in hand("JK AS 2H 9D 10C JS QH KD")] == [
-        25, 11, 2, 9, 10, 10, 10, 10]
+        25,
+        11,
+        2,
+        9,
+        10,
+        10,
+        10,
+        10,
+    ]
 
 
 def test_opening_values_are_card_values() -> None:
@@ -227,7 +272,10 @@ def test_score_deal_hand_multiplier(multiplier: int, expected: int) -> None:
     hands = [outcome("JK AS KD 5C"), outcome("AH AD")]
     options = opts(3, hand_bonus_multiplier=multiplier)
     assert score_deal([outcome(closed=True, hand_=True), *hands], False, None, options) == (
-        expected, 0, 0)
+        expected,
+        0,
+        0,
+    )
     assert score_deal([outcome(closed=True), *hands], False, None, options) == (73, 0, 0)
 
 
@@ -264,8 +312,9 @@ def test_play_rules_defaults() -> None:
 
 def test_play_rules_follow_options() -> None:
     """§4.10: "forbidden" relocation turns the relocation switch off; A-03 as an option."""
-    play = DOUBLE.play_rules(opts(joker_complete_run_relocation="forbidden",
-                                  allow_discard_of_taken_discard=True))
+    play = DOUBLE.play_rules(
+        opts(joker_complete_run_relocation="forbidden", allow_discard_of_taken_discard=True)
+    )
     assert play.joker_shift and not play.joker_relocation
     assert play.discard_taken_allowed
 

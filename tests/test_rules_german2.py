@@ -29,12 +29,21 @@ def hand(text: str) -> tuple[Face, ...]:
     return parse_faces(text, CARDS)
 
 
-def outcome(rack: str = "", *, closed: bool = False, opened: bool = True,
-            hand_: bool = False) -> SeatOutcome:
+def outcome(
+    rack: str = "", *, closed: bool = False, opened: bool = True, hand_: bool = False
+) -> SeatOutcome:
     faces = hand(rack)
-    return SeatOutcome(rack=faces, hand=hand_, opened=opened, board=False,
-                       three_violation=False, atu=False, closed=closed, table_value=0,
-                       rack_value=sum(PENALTY[f.rank] for f in faces))
+    return SeatOutcome(
+        rack=faces,
+        hand=hand_,
+        opened=opened,
+        board=False,
+        three_violation=False,
+        atu=False,
+        closed=closed,
+        table_value=0,
+        rack_value=sum(PENALTY[f.rank] for f in faces),
+    )
 
 
 def opts(**given: Any) -> dict[str, Any]:
@@ -51,8 +60,9 @@ def points(meld: str) -> int:
 # ------------------------------------------------------------------ registration
 
 
-@pytest.mark.parametrize("name", ["german2", "njemacki", "njemacki-remi", "german-two",
-                                  "Njemacki_Remi", "GERMAN2"])
+@pytest.mark.parametrize(
+    "name", ["german2", "njemacki", "njemacki-remi", "german-two", "Njemacki_Remi", "GERMAN2"]
+)
 def test_found_by_name_and_aliases(name: str) -> None:
     """§1 catalogue row 3: engine id ``german2`` ("Njemački Remi")."""
     assert find_variant(name) is GERMAN2
@@ -90,8 +100,7 @@ def test_profile() -> None:
         ("allow_discard_of_taken_discard", False, OptionKind.ENGINE),
     ],
 )
-def test_option_defaults_follow_section_5_10(name: str, default: object,
-                                             kind: OptionKind) -> None:
+def test_option_defaults_follow_section_5_10(name: str, default: object, kind: OptionKind) -> None:
     """§5.10 (and the shared §2.4/§2.5 options): each default and kind."""
     spec = next(s for s in GERMAN2.options if s.name == name)
     assert spec.kind is kind and opts()[name] == default
@@ -99,8 +108,13 @@ def test_option_defaults_follow_section_5_10(name: str, default: object,
 
 @pytest.mark.parametrize(
     "given",
-    [{"opening_min_points": -1}, {"match_loss_threshold": 0}, {"unopened_loser_penalty": -5},
-     {"opening_requires_run": "yes"}, {"target_score": 750}],
+    [
+        {"opening_min_points": -1},
+        {"match_loss_threshold": 0},
+        {"unopened_loser_penalty": -5},
+        {"opening_requires_run": "yes"},
+        {"target_score": 750},
+    ],
 )
 def test_bad_option_values_are_rejected(given: dict[str, Any]) -> None:
     with pytest.raises(OptionError):
@@ -112,16 +126,36 @@ def test_bad_option_values_are_rejected(given: dict[str, Any]) -> None:
 
 def test_penalty_values() -> None:
     """§5.9: A = 10, K/Q/J = 10, 2-10 face value."""
-    assert PENALTY == {1: 10, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 10: 10,
-                       11: 10, 12: 10, 13: 10}
+    assert PENALTY == {
+        1: 10,
+        2: 2,
+        3: 3,
+        4: 4,
+        5: 5,
+        6: 6,
+        7: 7,
+        8: 8,
+        9: 9,
+        10: 10,
+        11: 10,
+        12: 10,
+        13: 10,
+    }
     assert [GERMAN2.score_value(f) for f in hand("AS 2H 10C JS KD")] == [10, 2, 10, 10, 10]
 
 
 @pytest.mark.parametrize(
     ("kind", "position", "value"),
-    [(MeldKind.RUN, 1, 1), (MeldKind.RUN, HIGH_ACE, 10), (MeldKind.SET, 1, 10),
-     (MeldKind.RUN, 13, 10), (MeldKind.RUN, 11, 10), (MeldKind.SET, 12, 10),
-     (MeldKind.RUN, 7, 7), (MeldKind.SET, 2, 2)],
+    [
+        (MeldKind.RUN, 1, 1),
+        (MeldKind.RUN, HIGH_ACE, 10),
+        (MeldKind.SET, 1, 10),
+        (MeldKind.RUN, 13, 10),
+        (MeldKind.RUN, 11, 10),
+        (MeldKind.SET, 12, 10),
+        (MeldKind.RUN, 7, 7),
+        (MeldKind.SET, 2, 2),
+    ],
 )
 def test_opening_values(kind: MeldKind, position: int, value: int) -> None:
     """§5.5, A-16: the ace is 1 only as the low ace of a run, else 10; others as scored."""
@@ -131,8 +165,15 @@ def test_opening_values(kind: MeldKind, position: int, value: int) -> None:
 
 @pytest.mark.parametrize(
     ("meld", "value"),
-    [("QD KD AD", 30), ("9S 9H 9C", 27), ("AS 2S 3S", 6), ("AS 2S 3S 4S 5S", 15),
-     ("AH AD AC", 30), ("KS KH KD", 30), ("10H JH QH KH AH", 50)],
+    [
+        ("QD KD AD", 30),
+        ("9S 9H 9C", 27),
+        ("AS 2S 3S", 6),
+        ("AS 2S 3S 4S 5S", 15),
+        ("AH AD AC", 30),
+        ("KS KH KD", 30),
+        ("10H JH QH KH AH", 50),
+    ],
 )
 def test_opening_points_of_melds(meld: str, value: int) -> None:
     """GER-05/07, A-16: [QD KD AD] = 30 (high ace 10), [AS 2S 3S] = 6 (low ace 1)."""
@@ -194,10 +235,8 @@ def test_packet_deal(dealer: int) -> None:
 
 def test_score_deal_loser_pays_his_hand() -> None:
     """§5.9: the winner records nothing; an opened loser his hand (A = 10)."""
-    assert score_deal([outcome(closed=True), outcome("AS KC 5D")], False, None, opts()) == (
-        0, 25)
-    assert score_deal([outcome("2C 3D 9H"), outcome(closed=True)], False, None, opts()) == (
-        14, 0)
+    assert score_deal([outcome(closed=True), outcome("AS KC 5D")], False, None, opts()) == (0, 25)
+    assert score_deal([outcome("2C 3D 9H"), outcome(closed=True)], False, None, opts()) == (14, 0)
 
 
 def test_score_deal_unopened_loser_pays_100() -> None:
@@ -214,17 +253,23 @@ def test_score_deal_hand_has_no_bonus() -> None:
 
 
 def test_score_deal_without_a_winner_is_zero() -> None:
-    assert score_deal([outcome("KS"), outcome("QS", opened=False)], False, None, opts()) == (
-        0, 0)
+    assert score_deal([outcome("KS"), outcome("QS", opened=False)], False, None, opts()) == (0, 0)
 
 
 @pytest.mark.parametrize(
     ("totals", "threshold", "over"),
-    [([200, 0], 200, False), ([201, 0], 200, True), ([150, 199], 200, False),
-     ([0, 300], 200, True), ([51, 0], 50, True), ([50, 50], 50, False)],
+    [
+        ([200, 0], 200, False),
+        ([201, 0], 200, True),
+        ([150, 199], 200, False),
+        ([0, 300], 200, True),
+        ([51, 0], 50, True),
+        ([50, 50], 50, False),
+    ],
 )
-def test_match_over_strictly_above_the_threshold(totals: list[int], threshold: int,
-                                                 over: bool) -> None:
+def test_match_over_strictly_above_the_threshold(
+    totals: list[int], threshold: int, over: bool
+) -> None:
     """§5.9, A-19: a total strictly above 200 (``match_loss_threshold``) ends the match."""
     options = opts(match_loss_threshold=threshold)
     assert match_over(totals, 3, options) is over
@@ -251,12 +296,18 @@ def test_play_rules_defaults() -> None:
 
 def test_play_rules_follow_options() -> None:
     """§5.10: each option switches its turn rule."""
-    play = GERMAN2.play_rules(opts(
-        dealer_first_turn_discard_only=False, dealer_may_meld_first_turn=True,
-        discard_take_requires_new_meld=False, layoff_on_opening_turn=False,
-        allow_go_out_without_discard=False, opening_min_points=40,
-        opening_requires_run=False, allow_discard_of_taken_discard=True,
-    ))
+    play = GERMAN2.play_rules(
+        opts(
+            dealer_first_turn_discard_only=False,
+            dealer_may_meld_first_turn=True,
+            discard_take_requires_new_meld=False,
+            layoff_on_opening_turn=False,
+            allow_go_out_without_discard=False,
+            opening_min_points=40,
+            opening_requires_run=False,
+            allow_discard_of_taken_discard=True,
+        )
+    )
     assert play.first_turn_draws and play.first_turn_may_meld
     assert play.take_use is TakeUse.NONE and play.discard_taken_allowed
     assert not play.layoff_on_opening_turn and not play.go_out_without_discard

@@ -75,8 +75,10 @@ def test_bare_jokers_take_the_reading_worth_most(text: str, kind: str, points: i
 
 def test_without_declared_list_bare_faces_are_read() -> None:
     faces = [Face.parse("R5"), Face.parse("R6"), Face.parse("R7")]
-    assert check_meld(REMI, faces) == check_meld(REMI, faces, None) == MeldVerdict(
-        True, "run", 15, None
+    assert (
+        check_meld(REMI, faces)
+        == check_meld(REMI, faces, None)
+        == MeldVerdict(True, "run", 15, None)
     )
 
 
@@ -156,3 +158,18 @@ def test_verdict_json_document() -> None:
     assert bad["kind"] is None
     assert isinstance(bad["reason"], str)
     assert bad["reason"]
+
+
+def test_options_apply_a_variations_meld_rules_and_opening_values() -> None:
+    """RULES §10.4/§10.5 variations: a remmi_de formation is judged under the options
+    in force (at most one joker per formation; a 1 worth 20 at the top of a Laufend)."""
+    remmi = find_variant("remmi_de")
+    faces = [Face.parse(t, Material.TILES) for t in ["R5", "J", "J", "R8"]]
+    assert check_meld(remmi, faces).valid
+    one_joker = remmi.resolve(4, {"max_jokers_rule": "one_joker"})
+    refused = check_meld(remmi, faces, options=one_joker)
+    assert not refused.valid and refused.reason == "at most 1 joker(s) per formation"
+    top = [Face.parse(t, Material.TILES) for t in ["R12", "R13", "R1"]]
+    assert check_meld(remmi, top).opening_points == 12 + 13 + 14
+    high = remmi.resolve(4, {"one_value_high": 20})
+    assert check_meld(remmi, top, options=high).opening_points == 12 + 13 + 20

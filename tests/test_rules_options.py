@@ -126,8 +126,11 @@ def test_unknown_option_error_lists_the_allowed_names() -> None:
         ("joker_indicator_count", 16, "an integer 1..15"),
         ("direction", "left", '"counterclockwise" | "clockwise"'),  # choices
         ("direction", None, '"counterclockwise" | "clockwise"'),
-        ("bicolor_definition", "two",
-         '"two_single_colour_runs" | "complete_run_two_colours" | "runs_of_two_colours"'),
+        (
+            "bicolor_definition",
+            "two",
+            '"two_single_colour_runs" | "complete_run_two_colours" | "runs_of_two_colours"',
+        ),
         ("target_score", 0, "an integer 1..1000000 | null"),  # nullable
         ("target_score", "none", "an integer 1..1000000 | null"),
     ],
@@ -145,8 +148,15 @@ def test_bad_values_name_the_option_and_list_the_allowed_values(
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("target_score", None), ("target_score", 1), ("atu_bonus", 0), ("atu_bonus", 1000),
-     ("joker_indicator_count", 15), ("direction", "clockwise"), ("atu_mandatory", True)],
+    [
+        ("target_score", None),
+        ("target_score", 1),
+        ("atu_bonus", 0),
+        ("atu_bonus", 1000),
+        ("joker_indicator_count", 15),
+        ("direction", "clockwise"),
+        ("atu_mandatory", True),
+    ],
 )
 def test_boundary_values_are_allowed(name: str, value: object) -> None:
     assert resolve_options(SPECS, {name: value}, 4)[name] == value
@@ -235,8 +245,13 @@ def test_fingerprint_is_stable() -> None:
 
 @pytest.mark.parametrize(
     "change",
-    [{"direction": "clockwise"}, {"atu_bonus": 51}, {"mosaic_strict": False},
-     {"target_score": 500}, {"match_deals": 5}],
+    [
+        {"direction": "clockwise"},
+        {"atu_bonus": 51},
+        {"mosaic_strict": False},
+        {"target_score": 500},
+        {"match_deals": 5},
+    ],
 )
 def test_fingerprint_changes_with_any_option(change: dict[str, object]) -> None:
     base = resolve_options(SPECS, {}, 4)

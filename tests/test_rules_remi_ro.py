@@ -56,8 +56,13 @@ def stack(order: Sequence[int], number: int) -> list[int]:
 
 
 def expected_layout(
-    order: Sequence[int], players: int, maker: int, *, direction: str = "counterclockwise",
-    pairs: bool = False, joker_count: int = 14,
+    order: Sequence[int],
+    players: int,
+    maker: int,
+    *,
+    direction: str = "counterclockwise",
+    pairs: bool = False,
+    joker_count: int = 14,
 ) -> tuple[list[list[int]], list[int], int]:
     """RULES §9.2-9.3 restated independently: (racks in seat order, stock in draw order,
     first seat).  Stacks are numbered 1..15; the index wraps after 15."""
@@ -108,8 +113,14 @@ def test_rrt01_four_players_indicator_k4() -> None:
     assert [len(r) for r in layout.racks] == [15, 14, 14, 14]
 
     expected_stock = (
-        s[13][::-1] + s[14][::-1] + s[15][::-1] + s[1][::-1] + s[2][::-1] + s[3][::-1]
-        + [k4] + s[4][:-1][::-1]
+        s[13][::-1]
+        + s[14][::-1]
+        + s[15][::-1]
+        + s[1][::-1]
+        + s[2][::-1]
+        + s[3][::-1]
+        + [k4]
+        + s[4][:-1][::-1]
     )
     assert list(layout.stock) == expected_stock
     assert len(layout.stock) == 49
@@ -204,9 +215,7 @@ def test_a65_stack_deal_order_pairs_gives_two_stacks_at_a_time() -> None:
     assert layout.stock == build_wall(order, 4, 3, opts()).stock
 
 
-@pytest.mark.parametrize(
-    ("players", "maker"), [(n, m) for n in (2, 3, 4) for m in range(n)]
-)
+@pytest.mark.parametrize(("players", "maker"), [(n, m) for n in (2, 3, 4) for m in range(n)])
 def test_rule_0_4_direction_decides_who_is_on_the_makers_right(players: int, maker: int) -> None:
     """§9.3(1) + §0.4: counter-clockwise play passes to the right, so the maker's right is the
     next seat (maker + 1); clockwise play passes to the left, so it is the previous (maker - 1)."""
@@ -237,11 +246,16 @@ def test_rule_9_2_9_3_random_walls_match_the_rules_restated() -> None:
             special = rng.choice([pid("J#1"), pid("J#2"), pid("R1#1"), pid("K1#2")])
             order.remove(special)
             order.append(special)
-        o = opts(players, direction=direction, joker_indicator_count=count,
-                 stack_deal_order="pairs" if pairs else "round_robin")
+        o = opts(
+            players,
+            direction=direction,
+            joker_indicator_count=count,
+            stack_deal_order="pairs" if pairs else "round_robin",
+        )
         layout = build_wall(order, players, maker, o)
-        racks, draw, first = expected_layout(order, players, maker, direction=direction,
-                                             pairs=pairs, joker_count=count)
+        racks, draw, first = expected_layout(
+            order, players, maker, direction=direction, pairs=pairs, joker_count=count
+        )
         assert layout.first_seat == first
         assert [sorted(r) for r in layout.racks] == [sorted(r) for r in racks]
         assert list(layout.stock) == draw
@@ -274,13 +288,17 @@ def test_stack_wall_is_the_inverse_of_build_wall() -> None:
     for _ in range(60):
         players = rng.choice([2, 3, 4])
         maker = rng.randrange(players)
-        o = opts(players, direction=rng.choice(["counterclockwise", "clockwise"]),
-                 stack_deal_order=rng.choice(["round_robin", "pairs"]))
+        o = opts(
+            players,
+            direction=rng.choice(["counterclockwise", "clockwise"]),
+            stack_deal_order=rng.choice(["round_robin", "pairs"]),
+        )
         ids = list(range(106))
         rng.shuffle(ids)
         indicator = ids.pop()
-        probe = build_wall([p for p in range(106) if p != indicator] + [indicator], players,
-                           maker, o)
+        probe = build_wall(
+            [p for p in range(106) if p != indicator] + [indicator], players, maker, o
+        )
         first = probe.first_seat
         racks: list[list[int]] = []
         for seat in range(players):
@@ -294,10 +312,9 @@ def test_stack_wall_is_the_inverse_of_build_wall() -> None:
         assert layout.indicator == indicator
         stock = [p for p in layout.stock if p != indicator]
         assert stock[: len(prefix)] == prefix
-        assert stock[len(prefix):] == sorted(ids)  # the rest in id order
+        assert stock[len(prefix) :] == sorted(ids)  # the rest in id order
         # and the round trip through an existing wall gives back the same wall
-        again = stack_wall(players, maker, o, indicator=indicator, racks=layout.racks,
-                           stock=stock)
+        again = stack_wall(players, maker, o, indicator=indicator, racks=layout.racks, stock=stock)
         assert again == order
 
 
@@ -362,11 +379,27 @@ def test_rrt09_opening_points_of_the_scenario_formations() -> None:
 # --------------------------------------------------------------- §9.12 deal scoring
 
 
-def seat(*, opened: bool = True, closed: bool = False, table: int = 0, rack: int = 0,
-         atu: bool = False, three: bool = False, board: bool = False,
-         contract: Contract | None = None) -> SeatOutcome:
-    return SeatOutcome(opened=opened, board=board, three_violation=three, atu=atu,
-                       closed=closed, table_value=table, rack_value=rack, contract=contract)
+def seat(
+    *,
+    opened: bool = True,
+    closed: bool = False,
+    table: int = 0,
+    rack: int = 0,
+    atu: bool = False,
+    three: bool = False,
+    board: bool = False,
+    contract: Contract | None = None,
+) -> SeatOutcome:
+    return SeatOutcome(
+        opened=opened,
+        board=board,
+        three_violation=three,
+        atu=atu,
+        closed=closed,
+        table_value=table,
+        rack_value=rack,
+        contract=contract,
+    )
 
 
 def rrt20_seats(*, p2: dict[str, Any] | None = None, p3_atu: bool = False) -> list[SeatOutcome]:
@@ -397,8 +430,9 @@ def test_rrt20_unopened_atu_announcer_gets_minus_50() -> None:
 def test_rule_9_12_atu_adds_50_to_an_opened_player() -> None:
     scores = score_deal(rrt20_seats(p2={"atu": True}), False, Face.parse("R8"), opts(3))
     assert scores[1] == 75
-    custom = score_deal(rrt20_seats(p2={"atu": True}), False, Face.parse("R8"),
-                        opts(3, atu_bonus=20))
+    custom = score_deal(
+        rrt20_seats(p2={"atu": True}), False, Face.parse("R8"), opts(3, atu_bonus=20)
+    )
     assert custom[1] == 45
 
 
@@ -428,8 +462,11 @@ def test_a59_double_game_penalties_option() -> None:
 def test_rrt23_stock_exhaustion() -> None:
     """RRT-23: nobody closes; P1 opened with 80 on the table and `R2 K13` on the rack → 65 (no
     closing bonus); P2 never opened → −100.  In a double game 130 and −200."""
-    seats = [seat(table=80, rack=value("R2 K13")), seat(opened=False, rack=value("R5 B5 K12")),
-             seat(table=30, rack=value("Y1 J"))]
+    seats = [
+        seat(table=80, rack=value("R2 K13")),
+        seat(opened=False, rack=value("R5 B5 K12")),
+        seat(table=30, rack=value("Y1 J")),
+    ]
     assert score_deal(seats, False, None, opts(3)) == (65, -100, 30 - 75)
     assert score_deal(seats, True, None, opts(3)) == (130, -200, 2 * (30 - 75))
 
@@ -438,13 +475,19 @@ def test_a58_unopened_on_exhaustion_rack_option() -> None:
     """A-58 `unopened_on_exhaustion = "rack"`: at exhaustion −rack + 50·atu, but after a close
     the flat −100 still applies."""
     o = opts(3, unopened_on_exhaustion="rack")
-    exhausted = [seat(table=80, rack=15), seat(opened=False, rack=65),
-                 seat(opened=False, rack=40, atu=True)]
+    exhausted = [
+        seat(table=80, rack=15),
+        seat(opened=False, rack=65),
+        seat(opened=False, rack=40, atu=True),
+    ]
     assert score_deal(exhausted, False, None, o) == (65, -65, 10)
     assert score_deal(exhausted, True, None, o) == (130, -130, 20)
     assert score_deal(exhausted, False, None, opts(3)) == (65, -100, -50)
-    closed = [seat(closed=True, table=80), seat(opened=False, rack=65),
-              seat(opened=False, rack=40, atu=True)]
+    closed = [
+        seat(closed=True, table=80),
+        seat(opened=False, rack=65),
+        seat(opened=False, rack=40, atu=True),
+    ]
     assert score_deal(closed, False, Face.parse("R8"), o) == (130, -100, -50)
 
 
@@ -472,10 +515,15 @@ def test_a56_three_tile_penalty_mode_add() -> None:
 def test_rule_9_12_closing_bonus_and_multiplier_options() -> None:
     seats = rrt20_seats()
     assert score_deal(seats, False, Face.parse("R8"), opts(3, closing_bonus=0))[0] == 80
-    assert score_deal(seats, False, Face.parse("R1"),
-                      opts(3, closing_with_1_or_joker_multiplier=3))[0] == 390
+    assert (
+        score_deal(seats, False, Face.parse("R1"), opts(3, closing_with_1_or_joker_multiplier=3))[0]
+        == 390
+    )
     assert score_deal(seats, True, Face.parse("R8"), opts(3, double_game_multiplier=3)) == (
-        390, 75, -300)
+        390,
+        75,
+        -300,
+    )
     assert score_deal(seats, False, Face.parse("R8"), opts(3, unopened_penalty=60))[2] == -60
 
 
@@ -485,9 +533,11 @@ BETE = Contract("bete", 700, ())
 def test_rule_9_13_board_closer_scores_the_contract() -> None:
     """§9.13: contract value + 50·atu; ×2 for a 1/joker close and in a double game; no closing
     bonus by default; an unfinished board player scores −100 (+50 atu) like the unopened."""
-    seats = [seat(opened=False, board=True, closed=True, rack=0, contract=BETE),
-             seat(table=60, rack=20),
-             seat(opened=False, board=True, rack=90, atu=True)]
+    seats = [
+        seat(opened=False, board=True, closed=True, rack=0, contract=BETE),
+        seat(table=60, rack=20),
+        seat(opened=False, board=True, rack=90, atu=True),
+    ]
     assert score_deal(seats, False, Face.parse("R8"), opts(3)) == (700, 40, -50)
     assert score_deal(seats, False, Face.parse("J"), opts(3)) == (1400, 40, -50)
     assert score_deal(seats, True, Face.parse("K1"), opts(3)) == (2800, 80, -100)
@@ -680,16 +730,21 @@ def test_rule_9_13_board_closes_agrees_with_a_direct_search() -> None:
         "R5 B5 Y5 K5 R9 B9 Y9 K9 R12 B12 Y12 B2 Y2 K2",
         "R3 R3 B7 B7 Y11 Y11 K1 K1 R13 R13 B5 B5 Y9 Y9",
         "R1 R2 R3 R4 R5 R6 R7 B8 B9 B10 B11 B12 B13 B1",
-        FULL_RED, MOSAIC_STRICT, MOSAIC_THREE_COLOURS, ALTERNATING,
+        FULL_RED,
+        MOSAIC_STRICT,
+        MOSAIC_THREE_COLOURS,
+        ALTERNATING,
         "R1 R2 R3 B5 Y5 K5 K7 K8 K9 K10 R11 B11 Y11 K11",
         "R1 R2 R3 R4 R6 R7 R8 B1 B2 B3 B10 B11 B12 B13",
     ]
     every = list(P.faces)
     for trial in range(40):
-        o = opts(mosaic_strict=rng.random() < 0.5,
-                 bicolor_definition=rng.choice(["two_single_colour_runs",
-                                                "complete_run_two_colours",
-                                                "runs_of_two_colours"]))
+        o = opts(
+            mosaic_strict=rng.random() < 0.5,
+            bicolor_definition=rng.choice(
+                ["two_single_colour_runs", "complete_run_two_colours", "runs_of_two_colours"]
+            ),
+        )
         if trial % 4 == 0:
             pool = list(range(106))
             rng.shuffle(pool)
@@ -718,19 +773,23 @@ def generated_contract(rng: random.Random, name: str) -> list[Face]:
         colours: list[int] = []
         for i in range(14):
             allowed = [
-                c for c in range(4)
+                c
+                for c in range(4)
                 if not (colours and colours[-1] == c)
                 and not (strict and i < 4 and c in colours)
                 and not (strict and i == 13 and c == colours[0])
             ]
             colours.append(rng.choice(allowed))
-        return [Face.of(TILES, c, 1 if p == HIGH_ACE else p)
-                for c, p in zip(colours, range(1, 15), strict=True)]
+        return [
+            Face.of(TILES, c, 1 if p == HIGH_ACE else p)
+            for c, p in zip(colours, range(1, 15), strict=True)
+        ]
     if name == "bicolour":
         first, second = rng.sample(range(4), 2)
         size = rng.randint(3, 11)
-        return (run_of(first, rng.randint(1, 15 - size), size)
-                + run_of(second, rng.randint(1, size + 1), 14 - size))
+        return run_of(first, rng.randint(1, 15 - size), size) + run_of(
+            second, rng.randint(1, size + 1), 14 - size
+        )
     if name == "bete":
         out: list[Face] = []
         for rank, size in zip(rng.sample(range(1, 14), 4), (4, 4, 3, 3), strict=True):
@@ -758,8 +817,15 @@ def generated_contract(rng: random.Random, name: str) -> list[Face]:
             return tiles
 
 
-CONTRACT_VALUES = {"monocolour": 1500, "doubles": 1300, "bicolour": 1200, "mosaic": 1000,
-                   "mosaic_bg": 1000, "bete": 700, "simple": 500}
+CONTRACT_VALUES = {
+    "monocolour": 1500,
+    "doubles": 1300,
+    "bicolour": 1200,
+    "mosaic": 1000,
+    "mosaic_bg": 1000,
+    "bete": 700,
+    "simple": 500,
+}
 
 
 @pytest.mark.parametrize("name", list(CONTRACT_VALUES))

@@ -96,22 +96,47 @@ def test_option_defaults() -> None:
     """§8.9: the documented defaults; ``match_deals`` is the number of players."""
     for players in (2, 5):
         options = resolve(players)
-        assert {k: options[k] for k in (
-            "jokers_per_deck", "start_mode", "fourteenth_card_to", "rauben",
-            "rauben_reduces_deal", "discard_pickup_requires_immediate_meld",
-            "opening_min_points", "layoff_on_opening_turn", "dskv_strict_set_exchange",
-            "joker_exchange_use", "min_naturals_per_figure", "winner_collects",
-            "match_deals", "loss_limit", "recycle_shuffle", "max_stock_recycles",
-            "allow_discard_of_taken_discard", "jokers_le_naturals",
-        )} == {
-            "jokers_per_deck": 3, "start_mode": "upcard", "fourteenth_card_to": "dealer",
-            "rauben": False, "rauben_reduces_deal": False,
-            "discard_pickup_requires_immediate_meld": False, "opening_min_points": 40,
-            "layoff_on_opening_turn": False, "dskv_strict_set_exchange": False,
-            "joker_exchange_use": "new_meld", "min_naturals_per_figure": 2,
-            "winner_collects": False, "match_deals": players, "loss_limit": None,
-            "recycle_shuffle": False, "max_stock_recycles": None,
-            "allow_discard_of_taken_discard": False, "jokers_le_naturals": False,
+        assert {
+            k: options[k]
+            for k in (
+                "jokers_per_deck",
+                "start_mode",
+                "fourteenth_card_to",
+                "rauben",
+                "rauben_reduces_deal",
+                "discard_pickup_requires_immediate_meld",
+                "opening_min_points",
+                "layoff_on_opening_turn",
+                "dskv_strict_set_exchange",
+                "joker_exchange_use",
+                "min_naturals_per_figure",
+                "winner_collects",
+                "match_deals",
+                "loss_limit",
+                "recycle_shuffle",
+                "max_stock_recycles",
+                "allow_discard_of_taken_discard",
+                "jokers_le_naturals",
+            )
+        } == {
+            "jokers_per_deck": 3,
+            "start_mode": "upcard",
+            "fourteenth_card_to": "dealer",
+            "rauben": False,
+            "rauben_reduces_deal": False,
+            "discard_pickup_requires_immediate_meld": False,
+            "opening_min_points": 40,
+            "layoff_on_opening_turn": False,
+            "dskv_strict_set_exchange": False,
+            "joker_exchange_use": "new_meld",
+            "min_naturals_per_figure": 2,
+            "winner_collects": False,
+            "match_deals": players,
+            "loss_limit": None,
+            "recycle_shuffle": False,
+            "max_stock_recycles": None,
+            "allow_discard_of_taken_discard": False,
+            "jokers_le_naturals": False,
         }
 
 
@@ -144,14 +169,15 @@ def test_packets_of_3_3_3_4_clockwise_from_the_dealers_left(players: int) -> Non
     holds 110 − 13n − 1 cards and the forehand plays first."""
     order = list(range(110))
     for dealer in range(players):
-        layout = ROMME.deal(ROMME.pieces(resolve(players)), order, players, dealer,
-                            resolve(players))
+        layout = ROMME.deal(
+            ROMME.pieces(resolve(players)), order, players, dealer, resolve(players)
+        )
         forehand = (dealer + 1) % players
         for k in range(players):
             seat = (forehand + k) % players
             expected = [
                 *(order[3 * (r * players + k) + i] for r in range(3) for i in range(3)),
-                *order[9 * players + 4 * k: 9 * players + 4 * k + 4],
+                *order[9 * players + 4 * k : 9 * players + 4 * k + 4],
             ]
             assert list(layout.racks[seat]) == expected
         assert layout.discard == (13 * players,)
@@ -230,9 +256,7 @@ def test_rauben_joker_at_the_bottom_goes_to_the_cutter(players: int) -> None:
     for dealer in range(players):
         layout = _robbed_layout(players, dealer)
         cutter = (dealer - 1) % players
-        assert [len(r) for r in layout.racks] == [
-            14 if s == cutter else 13 for s in range(players)
-        ]
+        assert [len(r) for r in layout.racks] == [14 if s == cutter else 13 for s in range(players)]
         assert layout.racks[cutter][-1] == 109  # the last card, a joker
         assert layout.discard == (13 * players,)
         assert len(layout.stock) == STOCK[players] - 1 and 109 not in layout.stock
@@ -245,8 +269,9 @@ def test_rauben_reduces_deal(players: int) -> None:
     """§8.9, A-35: with ``rauben_reduces_deal`` the robbing cutter is dealt only 12 cards:
     the card he would have got last goes back on top of the stock."""
     dealer = 1
-    plain = ROMME.deal(ROMME.pieces(resolve(players)), list(range(110)), players, dealer,
-                       resolve(players))
+    plain = ROMME.deal(
+        ROMME.pieces(resolve(players)), list(range(110)), players, dealer, resolve(players)
+    )
     layout = _robbed_layout(players, dealer, rauben_reduces_deal=True)
     cutter = (dealer - 1) % players
     assert [len(r) for r in layout.racks] == [13] * players
@@ -364,8 +389,7 @@ def test_cards_on_the_table_never_return_to_the_hand() -> None:
 # ------------------------------------------------------------------ pick-up variation
 
 
-def pickup_game(p1: str, options: Mapping[str, Any] | None = None,
-                p1_opens: bool = True) -> Game:
+def pickup_game(p1: str, options: Mapping[str, Any] | None = None, p1_opens: bool = True) -> Game:
     """``discard_pickup_requires_immediate_meld``: P1 (opened with [10S JS QS KS] m1 if
     ``p1_opens``) and P2 (opened with [5H 6H 7H] m2 and [KC KD KH] m3, holding 8H#2);
     P2 discarded 8H#1, the top discard at the start of P1's second turn."""
@@ -440,7 +464,7 @@ def readable(text: str, options: Mapping[str, Any] | None = None) -> bool:
     """Whether ``text`` (``"3S JK JK 6S"``, ``JK(5S)`` to declare) is a figure."""
     tokens = text.split()
     faces_ = [face(t.split("(")[0]) for t in tokens]
-    declared = [face(t[t.index("(") + 1: -1]) if "(" in t else None for t in tokens]
+    declared = [face(t[t.index("(") + 1 : -1]) if "(" in t else None for t in tokens]
     return bool(read_meld(faces_, ROMME.rules_for(resolve(2, options)), declared))
 
 
@@ -650,8 +674,7 @@ def layoff_game() -> Game:
     (m3) and [JD QD KD] (m4); P1 holds AH 5H 9S KS#2 AD 2D 7H 5D KH#2 and has drawn."""
     game = romme_after_openings(
         2,
-        racks={0: "10S JS QS KS AH 5H 9S KS#2 AD 2D 7H 5D KH#2",
-               1: "2H 3H 4H KC KD KH JD QD KD"},
+        racks={0: "10S JS QS KS AH 5H 9S KS#2 AD 2D 7H 5D KH#2", 1: "2H 3H 4H KC KD KH JD QD KD"},
         openings={
             0: ["meld [10S JS QS KS]"],
             1: ["meld [2H 3H 4H]", "meld [KC KD KH]", "meld [JD QD KD]"],
@@ -666,10 +689,19 @@ def test_lay_off_onto_any_figure_after_opening() -> None:
     several in one turn: AH and 5H onto [2H 3H 4H], 9S onto his own run, KS onto the
     kings, AD after the king of diamonds."""
     game = layoff_game()
-    play(game, "attach AH -> m2", "attach 5H -> m2", "attach 9S -> m1",
-         "attach KS -> m3", "attach AD -> m4")
+    play(
+        game,
+        "attach AH -> m2",
+        "attach 5H -> m2",
+        "attach 9S -> m1",
+        "attach KS -> m3",
+        "attach AD -> m4",
+    )
     assert table(game) == [
-        "[9S 10S JS QS KS]", "[AH 2H 3H 4H 5H]", "[KC KD KH KS]", "[JD QD KD AD]",
+        "[9S 10S JS QS KS]",
+        "[AH 2H 3H 4H 5H]",
+        "[KC KD KH KS]",
+        "[JD QD KD AD]",
     ]
     assert game.table[1].owner == 1  # the figure stays P2's
     play(game, f"discard {spare(game, 0)}")
@@ -692,7 +724,8 @@ def test_lay_off_must_leave_a_valid_figure() -> None:
 def test_unopened_player_never_lays_off() -> None:
     """§8.3, §8.5: laying off needs a player who has made his first meld."""
     game = romme_after_openings(
-        2, racks={0: "5H", 1: "2H 3H 4H 10S JS QS KS"},
+        2,
+        racks={0: "5H", 1: "2H 3H 4H 10S JS QS KS"},
         openings={1: ["meld [2H 3H 4H]", "meld [10S JS QS KS]"]},
     )
     draw(game)
@@ -702,8 +735,14 @@ def test_unopened_player_never_lays_off() -> None:
 # ------------------------------------------------------------------ joker exchange
 
 
-def exchange_game(p1: str, p2: str, p2_melds: list[str], *, p1_opens: bool = True,
-                  options: Mapping[str, Any] | None = None) -> Game:
+def exchange_game(
+    p1: str,
+    p2: str,
+    p2_melds: list[str],
+    *,
+    p1_opens: bool = True,
+    options: Mapping[str, Any] | None = None,
+) -> Game:
     """P1 (opened with [10S JS QS KS] m1 if ``p1_opens``) holds ``p1``; P2 opened with
     ``p2_melds`` (m2, m3, ... or m1, m2, ...); P1 has drawn for his second turn."""
     openings: dict[int, list[str]] = {1: [f"meld [{m}]" for m in p2_melds]}
@@ -741,8 +780,12 @@ def test_no_joker_exchange_in_the_opening_turn() -> None:
 def test_joker_exchange_on_the_opening_turn_follows_the_lay_off_option() -> None:
     """§8.5 ("A-39; tied to layoff_on_opening_turn"): where lay-offs are allowed in the
     opening turn, so is a joker exchange after the opening figures."""
-    game = exchange_game("QH QS QD 4C 5C 6C 6D 8D 9D", *SIX_SET, p1_opens=False,
-                         options={"layoff_on_opening_turn": True})
+    game = exchange_game(
+        "QH QS QD 4C 5C 6C 6D 8D 9D",
+        *SIX_SET,
+        p1_opens=False,
+        options={"layoff_on_opening_turn": True},
+    )
     play(game, "meld [QH QS QD]", "meld [4C 5C 6C]", "exchange 6D -> m1", "meld [8D 9D JK]")
     play(game, f"discard {spare(game, 0)}")
     assert table(game)[0] == "[6H 6S 6D]"
@@ -775,8 +818,9 @@ def test_dskv_rule_on_a_four_card_set_and_on_runs() -> None:
     """§8.5, A-40: under ``dskv_strict_set_exchange`` [6H 6S 6C JK] is completed by 6D
     alone; runs are not affected."""
     options = {"dskv_strict_set_exchange": True}
-    game = exchange_game("6D 9D 4C 5C", "6H 6S 6C JK 8D JK 10D",
-                         ["6H 6S 6C JK", "8D JK 10D"], options=options)
+    game = exchange_game(
+        "6D 9D 4C 5C", "6H 6S 6C JK 8D JK 10D", ["6H 6S 6C JK", "8D JK 10D"], options=options
+    )
     play(game, "exchange 6D -> m2", "exchange 9D -> m3", "meld [4C 5C JK JK]")
     assert table(game)[1:3] == ["[6H 6S 6C 6D]", "[8D 9D 10D]"]
     play(game, f"discard {spare(game, 0)}")
@@ -834,8 +878,7 @@ def test_going_out_in_the_opening_turn_needs_40_points() -> None:
     game = romme_game(2, racks={0: "AH 2H 3H 4H KS KD KC 3S 3D 3C AD 2D 3D"}, stock="4D")
     loser = penalty(game.rack_faces(1))
     draw(game)
-    play(game, "meld [AH 2H 3H 4H]", "meld [KS KD KC]", "meld [3S 3D 3C]",
-         "meld [AD 2D 3D 4D]")
+    play(game, "meld [AH 2H 3H 4H]", "meld [KS KD KC]", "meld [3S 3D 3C]", "meld [AD 2D 3D 4D]")
     result = game.results[-1]
     assert game.phase is Phase.DEAL_END
     assert result.end == "out" and result.closer == 0 and result.closing_face is None
@@ -845,11 +888,9 @@ def test_going_out_in_the_opening_turn_needs_40_points() -> None:
 def test_going_out_by_discarding_the_last_card() -> None:
     """§8.6: the last card may be discarded (face down): it goes to the pile and is the
     closing card; the deal ends at once."""
-    game = romme_game(2, racks={0: "10S JS QS KS 2H 3H 4H AC AD AH 7C 8C 9C"},
-                      stock="QD")
+    game = romme_game(2, racks={0: "10S JS QS KS 2H 3H 4H AC AD AH 7C 8C 9C"}, stock="QD")
     draw(game)
-    play(game, "meld [10S JS QS KS]", "meld [2H 3H 4H]", "meld [AC AD AH]",
-         "meld [7C 8C 9C]")
+    play(game, "meld [10S JS QS KS]", "meld [2H 3H 4H]", "meld [AC AD AH]", "meld [7C 8C 9C]")
     assert rack(game, 0) == ["QD"]
     play(game, "discard QD")
     result = game.results[-1]
@@ -862,15 +903,30 @@ def test_going_out_by_discarding_the_last_card() -> None:
 
 def outcome(hand: str, closed: bool = False) -> SeatOutcome:
     return SeatOutcome(
-        rack=tuple(faces(hand)), opened=True, board=False, three_violation=False,
-        atu=False, closed=closed, table_value=0, rack_value=0,
+        rack=tuple(faces(hand)),
+        opened=True,
+        board=False,
+        three_violation=False,
+        atu=False,
+        closed=closed,
+        table_value=0,
+        rack_value=0,
     )
 
 
 @pytest.mark.parametrize(
     ("hand", "value"),
-    [("AS", 11), ("KH", 10), ("QD", 10), ("JC", 10), ("10S", 10), ("7H", 7), ("2D", 2),
-     ("JK", 30), ("AS KH 7H 2D JK", 60)],
+    [
+        ("AS", 11),
+        ("KH", 10),
+        ("QD", 10),
+        ("JC", 10),
+        ("10S", 10),
+        ("7H", 7),
+        ("2D", 2),
+        ("JK", 30),
+        ("AS KH 7H 2D JK", 60),
+    ],
 )
 def test_penalty_values(hand: str, value: int) -> None:
     """§8.8, Appendix A: A 11, K/Q/J 10, 2-10 face value, joker 30."""
@@ -885,8 +941,7 @@ def test_losers_negative_winner_zero_or_collects() -> None:
     no winner scores nothing."""
     seats = [outcome("KS 2H"), outcome("", closed=True), outcome("JK AD")]
     assert score_deal(seats, False, None, resolve(3)) == (-12, 0, -41)
-    assert score_deal(seats, False, None, resolve(3, {"winner_collects": True})) == (
-        -12, 53, -41)
+    assert score_deal(seats, False, None, resolve(3, {"winner_collects": True})) == (-12, 53, -41)
     nobody = [outcome("KS"), outcome("AD")]
     assert score_deal(nobody, False, None, resolve()) == (0, 0)
 
@@ -903,8 +958,14 @@ def quick_out(hand_seat: int, **others: str) -> dict[str, Any]:
 
 def play_quick_out(game: Game) -> None:
     drawn = draw(game)
-    play(game, "meld [10H JH QH KH]", "meld [7C 8C 9C]", "meld [AD AS AH]",
-         "meld [4D 5D 6D]", f"discard {drawn}")
+    play(
+        game,
+        "meld [10H JH QH KH]",
+        "meld [7C 8C 9C]",
+        "meld [AD AS AH]",
+        "meld [4D 5D 6D]",
+        f"discard {drawn}",
+    )
 
 
 def test_played_deal_charges_every_loser() -> None:
@@ -1011,9 +1072,7 @@ def test_max_stock_recycles_voids_the_deal(limit: int) -> None:
         ("discard 8S", "§8.5"),
     ],
 )
-def test_illegal_actions_leave_the_state_unchanged_and_name_the_rule(
-    text: str, rule: str
-) -> None:
+def test_illegal_actions_leave_the_state_unchanged_and_name_the_rule(text: str, rule: str) -> None:
     """§2.3: an illegal action is rejected with its rule and the game is unchanged
     (checked by ``illegal`` for every rejection in these tests)."""
     game = romme_game(2, racks={0: "QS QH QD 8S"})
@@ -1072,8 +1131,15 @@ def test_dskv_rejection_cites_a_40() -> None:
         (2, {}),
         (3, {**FOURTEENTH, "dskv_strict_set_exchange": True}),
         (4, {**PICKUP, "layoff_on_opening_turn": True, "rauben": True}),
-        (5, {"jokers_per_deck": 2, "fourteenth_card_to": "forehand", **FOURTEENTH,
-             "joker_exchange_use": "any_formation"}),
+        (
+            5,
+            {
+                "jokers_per_deck": 2,
+                "fourteenth_card_to": "forehand",
+                **FOURTEENTH,
+                "joker_exchange_use": "any_formation",
+            },
+        ),
     ],
 )
 def test_random_play_keeps_the_rules(players: int, options: Mapping[str, Any]) -> None:
@@ -1096,8 +1162,7 @@ def test_random_play_keeps_the_rules(players: int, options: Mapping[str, Any]) -
         assert_conserved(game)
         if len(game.results) > deals and (result := game.results[-1]).end != "void":
             assert result.scores == tuple(
-                0 if s == result.closer else -penalty(game.rack_faces(s))
-                for s in range(players)
+                0 if s == result.closer else -penalty(game.rack_faces(s)) for s in range(players)
             )
     assert game.is_over and len(game.results) == players
 

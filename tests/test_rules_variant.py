@@ -21,8 +21,19 @@ from rummykit.rules.variant import (
 
 @pytest.mark.parametrize(
     "name",
-    ["remi_ro", "remi", "rummy45", "remi-etalat", "remi_etalat", "REMI_RO", "Remi", "RUMMY45",
-     "Remi-Etalat", "remi-ro", "  remi_ro  "],
+    [
+        "remi_ro",
+        "remi",
+        "rummy45",
+        "remi-etalat",
+        "remi_etalat",
+        "REMI_RO",
+        "Remi",
+        "RUMMY45",
+        "Remi-Etalat",
+        "remi-ro",
+        "  remi_ro  ",
+    ],
 )
 def test_rule_1_remi_ro_is_found_by_name_and_aliases_case_insensitively(name: str) -> None:
     """§1 catalogue row 7: engine id `remi_ro`, also known as Remi / Remy / Rummy 45."""

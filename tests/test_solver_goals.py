@@ -87,6 +87,21 @@ def test_layout_goal_for_continental() -> None:
     assert missing == {"layout": False, "pattern": None, "melds": [], "deadwood": None}
 
 
+def test_deadwood_goal_for_continental_answers_the_layout() -> None:
+    """Issue 3: for Continental, ``--goal deadwood`` says whether and how the 15 cards
+    form one of the three layouts (RULES §7.6); otherwise it shows the least deadwood."""
+    continental = find_variant("continental")
+    options = continental.resolve(continental.default_players)
+    hand = parse_faces("AH 3H 4H 5S 6S 7S 8D 9D 10D JC QC KC 4D 5D 6D", Material.CARDS)
+    data = solve_goal("deadwood", hand, continental, options)
+    assert data["layout"] is True and data["pattern"] == [3, 3, 3, 3, 3]
+    assert data["deadwood"] == [] and len(data["melds"]) == 5
+    spoiled = hand[:-1] + parse_faces("9H", Material.CARDS)
+    data = solve_goal("deadwood", spoiled, continental, options)
+    assert data["layout"] is False and data["pattern"] is None
+    assert sorted(data["deadwood"]) == ["4D", "5D", "9H"]
+
+
 def test_card_variants_answer_every_builtin_goal() -> None:
     basic = find_variant("basic")
     options = basic.resolve(basic.default_players)

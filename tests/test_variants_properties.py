@@ -323,8 +323,6 @@ def test_illegal_probes_leave_the_state_unchanged(name: str, players: int) -> No
 # ------------------------------------------------------------------ copies
 
 
-
-
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_copy_is_independent_of_the_original(name: str, players: int) -> None:
     """``Game.copy()`` is "an independent copy for search": playing a copy ahead, until it

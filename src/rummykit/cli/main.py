@@ -333,14 +333,22 @@ def _pieces(variant: Variant, tokens: tuple[str, ...]) -> tuple[list[Any], list[
 @click.argument("variant")
 @click.argument("pieces", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def meld(variant: str, pieces: tuple[str, ...], as_json: bool) -> None:
+@_OPTION
+def meld(
+    variant: str, pieces: tuple[str, ...], as_json: bool, option_pairs: tuple[str, ...]
+) -> None:
     """Check whether PIECES form one valid formation of VARIANT and count its opening points.
 
     A bare joker takes the reading worth the most opening points; write J(R7) to fix it.
+    Options (-o NAME=VALUE) apply a variation's meld rules and opening values.
     """
     v = _variant(variant)
     faces, declared = _pieces(v, pieces)
-    verdict = check_meld(v, faces, declared)
+    try:
+        options = v.resolve(v.default_players, _options(v, option_pairs))
+    except OptionError as exc:
+        raise click.UsageError(str(exc)) from None
+    verdict = check_meld(v, faces, declared, options=options)
     data = verdict.to_json()
     if as_json:
         click.echo(json.dumps(data))
@@ -417,7 +425,12 @@ def _solve_lines(goal: str, data: dict[str, Any]) -> list[str]:
         return [*melds, f"{data['points']} points"] if melds else ["nothing to lay"]
     if goal == "deadwood":
         left = " ".join(data["deadwood"]) or "none"
-        return [*melds, f"deadwood: {left} ({data['deadwood_points']} points)"]
+        lines = [*melds, f"deadwood: {left} ({data['deadwood_points']} points)"]
+        if data.get("layout") is not None:
+            pattern = data.get("pattern")
+            shape = "+".join(map(str, pattern)) if pattern else ""
+            lines.append(f"layout: {shape}" if data["layout"] else "layout: none")
+        return lines
     if goal == "layout":
         if not data["layout"]:
             return ["no layout: these cards cannot all be laid out"]
@@ -521,6 +534,52 @@ def replay_cmd(file: Path, as_json: bool) -> None:
         out.print(render_results(result.results, names))
     if not game.is_over:
         out.print("The match is not finished.")
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
+@click.option(
+    "--database-url",
+    default=None,
+    help="SQLAlchemy URL, e.g. postgresql://user@host/db "
+    "[default: an SQLite file in your data directory].",
+)
+@click.option(
+    "--bot-delay",
+    type=float,
+    default=0.4,
+    show_default=True,
+    help="Seconds a bot waits before it moves, so people can follow.",
+)
+@click.option(
+    "--grace",
+    type=float,
+    default=30.0,
+    show_default=True,
+    help="Seconds a disconnected player's seat is held before a bot plays it.",
+)
+def serve(host: str, port: int, database_url: str | None, bot_delay: float, grace: float) -> None:
+    """Serve tables for friends and bots: a browser lobby at http://HOST:PORT/,
+    the HTTP API (OpenAPI at /openapi.json) and the table WebSocket.
+
+    Tables are stored in the database and survive a restart.
+    """
+    try:
+        from rummykit.server import run
+        from rummykit.server.hub import HubSettings
+    except ImportError as exc:
+        raise click.ClickException(
+            f"the server needs the 'server' extra ({exc.name} is missing): "
+            "pip install 'rummykit[server]' (from a clone: pip install -e '.[server]')"
+        ) from None
+    click.echo(f"rummykit server on http://{host}:{port}/  (Ctrl+C stops it)")
+    run(host, port, database_url, settings=HubSettings(bot_delay=bot_delay, grace=grace))
+
+
+from rummykit.cli.tournament import tournament  # noqa: E402  (a command of its own module)
+
+cli.add_command(tournament)
 
 
 def main() -> None:

@@ -29,8 +29,6 @@ HELP = """Commands (tiles: R/Y/B/K + 1..13, joker J, declared joker J(R7)):
   exchange K12 -> m1       put K12 in m1 and take its joker (sets: all missing tiles)
   discard R4               discard and end your turn (closes if it was your last tile)
   three                    announce that at most 3 tiles remain
-  remi | remi 9D           Vienna: stop the deal after drawing; with a card, close with it
-                           (showdown by the players: meld ..., then ready)
   board                    declare play on the board;  close R4: show a contract and close
   reset                    undo this turn's table actions
   atu | doubles small|big|key | swap R5 P3 | accept R7 | decline | reshuffle | ready
@@ -51,6 +49,8 @@ CARD_HELP = """Commands (cards: A 2..10 J Q K + suit S H D C, e.g. 10H; joker JK
                            (Double Rummy: never; laying off the card a joker stands for
                            lifts it, then attach JK(..) -> mN puts it back on the table)
   discard 4C               discard and end your turn (goes out if it was your last card)
+  remi | remi 9D           Vienna: stop the deal after drawing; with a card, close with it
+                           (showdown by the players: meld ..., then ready)
   out KC | out             Continental: lay out all 15 other cards and close with KC;
                            "out" alone lays out your dealt hand before your first draw
   reset                    undo this turn's table actions

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rummykit.model.melds import best_reading, read_meld
+from rummykit.model.melds import MeldRules, best_reading, read_meld
 from rummykit.model.pieces import Face
+from rummykit.rules.options import Options
 from rummykit.rules.variant import Variant
 
 __all__ = ["MeldVerdict", "check_meld"]
@@ -33,26 +34,36 @@ class MeldVerdict:
 
 
 def check_meld(
-    variant: Variant, faces: Sequence[Face], declared: Sequence[Face | None] | None = None
+    variant: Variant,
+    faces: Sequence[Face],
+    declared: Sequence[Face | None] | None = None,
+    *,
+    options: Options | None = None,
 ) -> MeldVerdict:
     """Check ``faces`` as one formation of ``variant``; a bare joker takes the reading
-    with the most opening points (RULES §2.2)."""
+    with the most opening points (RULES §2.2).
+
+    ``options`` (resolved, as :meth:`Variant.resolve` returns them) apply the meld
+    rules and opening values of a variation; without them the defaults apply.
+    """
     has_opening = any(o.name == "opening_min_points" for o in variant.options)
-    rules = variant.meld_rules
+    if options is None:
+        rules, opening_value = variant.meld_rules, variant.opening_value
+    else:
+        rules, opening_value = variant.rules_for(options), variant.opening_values(options)
     if any(f.material is not variant.material for f in faces):
         return MeldVerdict(False, None, None, f"{variant.name} is played with {variant.material}")
     if len(faces) < rules.min_size:
         return MeldVerdict(False, None, None, f"a formation needs at least {rules.min_size} pieces")
     readings = read_meld(faces, rules, declared)
     if not readings:
-        return MeldVerdict(False, None, None, _why_not(faces, variant))
-    reading = best_reading(faces, readings, variant.opening_value)
-    points = sum(variant.opening_value(reading.kind, p) for p in reading.positions)
+        return MeldVerdict(False, None, None, _why_not(faces, rules))
+    reading = best_reading(faces, readings, opening_value)
+    points = sum(opening_value(reading.kind, p) for p in reading.positions)
     return MeldVerdict(True, str(reading.kind), points if has_opening else None, None)
 
 
-def _why_not(faces: Sequence[Face], variant: Variant) -> str:
-    rules = variant.meld_rules
+def _why_not(faces: Sequence[Face], rules: MeldRules) -> str:
     naturals = [f for f in faces if not rules.always_wild(f)]
     wild = len(faces) - len(naturals)
     if len(naturals) < rules.min_natural:

@@ -500,65 +500,6 @@ def _isolated_kinds(counts: tuple[int, ...], runs_only: bool, enough: int) -> li
                 if len(found) >= enough:
                     return found
     return found
-    # Bit p of rows[c] is set when colour c has a tile for run position p (14: the high 1).
-    rows = [0, 0, 0, 0]
-    present = [k for k, c in enumerate(counts[:52]) if c]
-    for kind in present:
-        colour, rank0 = divmod(kind, 13)
-        rows[colour] |= 1 << (rank0 + 1)
-        if rank0 == 0:
-            rows[colour] |= 1 << HIGH_ACE
-    need = 2 - jokers
-    for kind in present:
-        colour, rank0 = divmod(kind, 13)
-        if not runs_only:
-            bit = 1 << (rank0 + 1)
-            partners = (
-                bool(rows[0] & bit)
-                + bool(rows[1] & bit)
-                + bool(rows[2] & bit)
-                + bool(rows[3] & bit)
-                - 1
-            )
-            if partners >= need:
-                continue
-        row = rows[colour]
-        partnered = False
-        for p in (1, HIGH_ACE) if rank0 == 0 else (rank0 + 1,):
-            # Neighbours at p-2, p-1, p+1, p+2 (positions 1..14 only).
-            near = [
-                (row >> q) & 1 if 1 <= q <= HIGH_ACE else 0 for q in (p - 2, p - 1, p + 1, p + 2)
-            ]
-            if near[0] + near[1] >= need or near[1] + near[2] >= need or near[2] + near[3] >= need:
-                partnered = True
-                break
-        if not partnered:
-            found.append(kind)
-            if len(found) >= enough:
-                return found
-    return found
-    for kind in range(52):
-        if not counts[kind]:
-            continue
-        colour, rank0 = divmod(kind, 13)
-        if (
-            not runs_only
-            and sum(1 for c in range(4) if c != colour and counts[c * 13 + rank0]) + jokers >= 2
-        ):
-            continue
-        row = counts[colour * 13 : colour * 13 + 13]
-        have = (0, *row, row[0], 0)  # positions 0..15; 14 is the high one
-        spots = (1, HIGH_ACE) if rank0 == 0 else (rank0 + 1,)
-        if not any(
-            have[a] + have[b] + jokers >= 2
-            for p in spots
-            for a, b in ((p - 2, p - 1), (p - 1, p + 1), (p + 1, p + 2))
-            if a >= 1 and b <= HIGH_ACE
-        ):
-            found.append(kind)
-            if len(found) >= enough:
-                return found
-    return found
 
 
 @lru_cache(maxsize=65536)

@@ -7,7 +7,9 @@ Built-in goals (the same for every variant):
 ``laydown``
     the most opening value a rack can lay, no structure rule (:func:`best_laydown`);
 ``deadwood``
-    the arrangement leaving the least deadwood (:func:`least_deadwood`);
+    the arrangement leaving the least deadwood (:func:`least_deadwood`); where a
+    variant has layouts it also says whether the hand forms one (``layout``,
+    ``pattern``) and, if so, answers with that layout;
 ``contract``
     the best board-play contract (:func:`best_contract`, board-play variants);
 ``layout``
@@ -87,12 +89,27 @@ def solve_goal(
     if keep:
         raise ValueError(f"keep applies to the opening and laydown goals, not {goal!r}")
     if goal == "deadwood":
+        if variant.find_layout is not None:
+            layout = variant.find_layout(faces, options)
+            if layout is not None:
+                # A variant scored by layouts (Continental) answers with the layout
+                # itself: nothing is left over.
+                return {
+                    "melds": [meld_notation(c, material) for c in layout.melds],
+                    "deadwood": [],
+                    "deadwood_points": 0,
+                    "layout": True,
+                    "pattern": list(layout.pattern),
+                }
         found = least_deadwood(faces, variant, rules=rules)
-        return {
+        data = {
             "melds": [meld_notation(c, material) for c in found.melds],
             "deadwood": [str(f) for f in found.deadwood],
             "deadwood_points": found.points,
         }
+        if variant.find_layout is not None:
+            data |= {"layout": False, "pattern": None}
+        return data
     if goal == "contract" and has_board_play(variant, options):
         answer = best_contract(faces, variant, options)
         if answer is None:
