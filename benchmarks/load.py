@@ -21,6 +21,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -62,7 +63,13 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 async def _seat(
-    base: str, code: str, token: str, think: float, stats: Stats, stop_at: float
+    base: str,
+    code: str,
+    token: str,
+    think: tuple[float, float],
+    stats: Stats,
+    stop_at: float,
+    rng: random.Random,
 ) -> None:
     n = 0
     pending: tuple[int, float] | None = None
@@ -98,8 +105,8 @@ async def _seat(
                 legal = data.get("legal")
                 if not legal or pending is not None:
                     continue
-                if think:
-                    await asyncio.sleep(think)
+                if think[1]:
+                    await asyncio.sleep(rng.uniform(*think))
                 action = legal[-1] if data["view"]["phase"] == "preplay" else legal[0]
                 n += 1
                 pending = (data["state_id"] + 1, time.perf_counter())
@@ -136,16 +143,19 @@ async def _create_tables(http: httpx.AsyncClient, tables: int) -> list[tuple[str
     return out
 
 
-async def _phase(base: str, tables: int, think: float, duration: float) -> tuple[Stats, float]:
+async def _phase(
+    base: str, tables: int, think: tuple[float, float], duration: float, seed: int
+) -> tuple[Stats, float]:
     http_base = base.replace("ws://", "http://")
     async with httpx.AsyncClient(base_url=http_base, timeout=60) as http:
         made = await _create_tables(http, tables)
     stats = Stats()
+    rng = random.Random(seed)
     start = time.monotonic()
     stop_at = start + duration
     await asyncio.gather(
         *(
-            _seat(base, code, token, think, stats, stop_at)
+            _seat(base, code, token, think, stats, stop_at, rng)
             for code, tokens in made
             for token in tokens
         )
@@ -172,12 +182,22 @@ def main() -> None:
     parser.add_argument(
         "--think", type=float, default=1.0, help="seconds a client thinks (default 1)"
     )
+    parser.add_argument(
+        "--spread",
+        type=float,
+        default=0.5,
+        help="thinking times are uniform in think × (1 ± spread) (default 0.5; 0: every "
+        "client thinks exactly --think seconds, so all tables move in lockstep)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the thinking times")
     parser.add_argument("--duration", type=float, default=30.0, help="seconds of play (default 30)")
     parser.add_argument(
         "--saturate", type=float, default=10.0, help="seconds of no-think play (0: skip)"
     )
     parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
     args = parser.parse_args()
+    if not 0 <= args.spread <= 1:
+        parser.error("--spread must be between 0 and 1")
 
     folder = Path(tempfile.mkdtemp(prefix="rummykit-load-"))
     url = args.database_url or f"sqlite:///{folder / 'load.db'}"
@@ -199,10 +219,13 @@ def main() -> None:
                 time.sleep(0.1)
         base = f"ws://127.0.0.1:{port}"
         rows: list[tuple[str, Stats, float]] = []
-        stats, elapsed = asyncio.run(_phase(base, args.tables, args.think, args.duration))
-        rows.append((f"think {args.think:g}s", stats, elapsed))
+        think = (args.think * (1 - args.spread), args.think * (1 + args.spread))
+        stats, elapsed = asyncio.run(_phase(base, args.tables, think, args.duration, args.seed))
+        rows.append((f"think {args.think:g}±{args.spread * args.think:g}s", stats, elapsed))
         if args.saturate > 0:
-            stats, elapsed = asyncio.run(_phase(base, args.tables, 0.0, args.saturate))
+            stats, elapsed = asyncio.run(
+                _phase(base, args.tables, (0.0, 0.0), args.saturate, args.seed)
+            )
             rows.append(("saturate", stats, elapsed))
         peak = _hwm(server.pid)
     finally:
@@ -214,21 +237,21 @@ def main() -> None:
         log.close()
 
     header = (
-        f"{'phase':<12} {'tables':>6} {'conns':>6} {'actions':>8} {'errors':>6} "
+        f"{'phase':<14} {'tables':>6} {'conns':>6} {'actions':>8} {'errors':>6} "
         f"{'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'act/s':>7} {'done':>5}"
     )
     print(header)
     print("-" * len(header))
     for name, s, elapsed in rows:
         print(
-            f"{name:<12} {args.tables:>6} {s.connections:>6} {s.actions:>8} {s.errors:>6} "
+            f"{name:<14} {args.tables:>6} {s.connections:>6} {s.actions:>8} {s.errors:>6} "
             f"{_percentile(s.latencies, 0.5) * 1000:>7.1f} "
             f"{_percentile(s.latencies, 0.99) * 1000:>7.1f} "
             f"{max(s.latencies, default=float('nan')) * 1000:>7.1f} "
             f"{s.actions / elapsed:>7.0f} {s.finished // 4:>5}"
         )
         if s.error_codes:
-            print(f"{'':<12} error frames: {s.error_codes}")
+            print(f"{'':<14} error frames: {s.error_codes}")
     print(f"server peak memory (VmHWM): {peak:.0f} MiB; database: {url}")
 
 

@@ -59,6 +59,18 @@ def test_bad_options_are_refused_and_create_nothing(api: Any) -> None:
     assert api.get("/api/tables").json() == []
 
 
+def test_a_bot_seat_takes_the_experts_level(api: Any) -> None:
+    made = create(
+        api, variant="romme", players=3, bots=[{"seat": 2, "bot": "expert", "level": "hard"}]
+    )
+    seat = api.get(f"/api/tables/{made['code']}").json()["seats"][2]
+    assert seat["kind"] == "bot" and seat["bot"] == "hard"
+    for bad in ({"bot": "greedy", "level": "hard"}, {"bot": "expert", "level": "godlike"}):
+        r = api.post("/api/tables", json={"variant": "romme", "bots": [{"seat": 1, **bad}]})
+        assert r.status_code == 400 and r.json()["code"] == "bad_options", r.json()
+    assert [t["code"] for t in api.get("/api/tables").json()] == [made["code"]]
+
+
 def test_create_join_and_the_open_table_list(api: Any) -> None:
     made = create(
         api, variant="remi_ro", players=3, name="Ana", bots=[{"seat": 2, "bot": "random"}]

@@ -14,6 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from rummykit import __version__
+from rummykit.bots.expert import LEVELS
 from rummykit.engine.actions import parse_piece_token
 from rummykit.engine.game import Game
 from rummykit.engine.view import view
@@ -61,7 +62,21 @@ class BotSeat(_Body):
     seat: int = Field(ge=0)
     bot: str = "greedy"
     level: str | None = None
-    """Reserved: the bot's strength where a bot has levels."""
+    """The bot's strength where it has levels: ``{"bot": "expert", "level": "hard"}``
+    is the same seat as ``{"bot": "hard"}``."""
+
+    def name(self) -> str:
+        """The bot's name as the lobby stores it (a level names its bot)."""
+        if self.level is None:
+            return self.bot
+        bot, level = self.bot.strip().lower(), self.level.strip().lower()
+        if bot != "expert" or level not in LEVELS:
+            raise ProtocolError(
+                "bad_options",
+                f"bot {self.bot!r} with level {self.level!r}: only 'expert' has levels "
+                f"({', '.join(LEVELS)})",
+            )
+        return level
 
 
 class CreateTable(_Body):
@@ -235,7 +250,7 @@ def create_app(
             variant=body.variant,
             players=body.players,
             options=body.options,
-            bots={b.seat: b.bot for b in body.bots},
+            bots={b.seat: b.name() for b in body.bots},
             name=body.name,
             table_name=body.table_name,
             turn_timer=body.turn_timer,
