@@ -1,10 +1,13 @@
 """The browser table in Debian's Chromium (issue 5 items 7–8): two people and two bots
 finish a game of remi_ro and of a card game by clicking, a spectator never sees a
-hidden piece, and a reload in the middle of a turn restores the table."""
+hidden piece, a reload in the middle of a turn restores the table, and a finished game
+replays step by step."""
 
 from __future__ import annotations
 
 import json
+import time
+import urllib.request
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -342,3 +345,69 @@ def test_missing_chromium_skips_but_fails_in_ci(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="CI must run the browser tests"):
         browser_support.require_browser()
+
+
+def _http(url: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        f"{url}{path}", data=data, headers={"content-type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def test_a_finished_game_replays_step_by_step(browser: Any, server: str) -> None:
+    """Issue 5 item 5: a finished game is browsable and replayable in the browser; the
+    replay opens no WebSocket and shows exactly the chosen seat's view of each step."""
+    made = _http(
+        server,
+        "/api/tables",
+        {
+            "variant": "remi_ro",
+            "players": 2,
+            "options": {"match_deals": 1},
+            "bots": [{"seat": 0, "bot": "greedy"}, {"seat": 1, "bot": "greedy"}],
+        },
+    )
+    code = made["code"]
+    deadline = time.monotonic() + 120
+    while _http(server, f"/api/tables/{code}")["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.2)
+    page, errors = _page(browser)
+    sockets: list[Any] = []
+    page.on("websocket", lambda ws: sockets.append(ws))
+    page.goto(f"{server}/")
+    page.locator(f'#games a[href$="/t/{code}?replay=1"]').click()
+    page.wait_for_function("window.rummykitTable && window.rummykitTable.views !== null")
+    events = _http(server, f"/api/tables/{code}/replay/0")["events"]
+    assert page.locator("#replay-step").inner_text() == f"Step 0 of {events}"
+    assert page.locator("#replay-prev").is_disabled()
+
+    def shown(step: int, seat: int) -> None:
+        page.wait_for_function(
+            "([step, seat]) => window.rummykitTable.step === step"
+            " && window.rummykitTable.seat === seat",
+            arg=[step, seat],
+        )
+        expected = _http(server, f"/api/tables/{code}/replay/{step}")["views"][seat]
+        state = snapshot(page)
+        assert state["view"] == expected and state["legal"] == []
+        rack = page.locator("#rack .rack-piece").evaluate_all("ps => ps.map(p => p.dataset.face)")
+        assert sorted(rack) == sorted(expected["rack"])
+
+    shown(0, 0)
+    page.locator("#replay-next").click()
+    shown(1, 0)
+    page.keyboard.press("ArrowRight")
+    shown(2, 0)
+    page.locator("#replay-seat").select_option("1")
+    shown(2, 1)
+    page.locator("#replay-last").click()
+    shown(events, 1)
+    assert snapshot(page)["view"]["phase"] == "match_end"
+    assert page.locator("#replay-next").is_disabled()
+    assert page.locator("#controls").is_hidden()
+    assert not sockets, "a replay needs no WebSocket"
+    assert not errors.errors
+    page.context.close()

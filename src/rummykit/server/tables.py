@@ -127,7 +127,9 @@ class Table:
         """Human seats a bot plays for now (grace period over)."""
         self.deadline: float | None = None
         """When the turn timer of the seat to move expires (set by the hub)."""
-        self.bots: dict[int, Bot] = {}
+        self.bots: dict[int, tuple[str, Bot]] = {}
+        """Each bot-played seat's bot and the name it was made from: one instance for the
+        whole game, since a bot may keep a plan across the actions of its turn."""
         self.rng = random.Random(secrets.randbits(64))
         self._frames: dict[int | None, tuple[tuple[int, float | None, str], str]] = {}
 
@@ -302,9 +304,12 @@ class Table:
         """Let a bot choose and play one action for ``seat`` (a bot seat, a stand-in,
         or an expired turn timer); return the event number."""
         name = bot_name or self.row.seats[seat].bot or STANDIN_BOT
-        bot = self.bots.get(seat)
-        if bot is None or bot.name != name:
-            bot = self.bots[seat] = make_bot(name)
+        made = self.bots.get(seat)
+        if made is None or made[0] != name:
+            # Keyed by the requested name, not bot.name: "easy" makes a bot named
+            # "expert-easy", and a bot remade on every action forgets its turn plan.
+            made = self.bots[seat] = (name, make_bot(name))
+        bot = made[1]
         legal = self.game.legal_actions()
         action = bot.choose(view(self.game, seat), legal, self.rng)
         return self._commit(seat, action, None)

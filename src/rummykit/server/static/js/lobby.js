@@ -260,7 +260,7 @@ async function refreshGames() {
     const li = el("li");
     li.append(el("span", "", `${g.code} · ${tf("variant", g.variant)} · `));
     const watch = el("a", "", t("lobby.replay"));
-    watch.href = `${tableUrl(g.code)}?spectate=1`;
+    watch.href = `${tableUrl(g.code)}?replay=1`;
     const record = el("a", "", t("lobby.record"));
     record.href = `/api/tables/${encodeURIComponent(g.code)}/record`;
     li.append(watch, el("span", "", " · "), record);

@@ -9,6 +9,8 @@ import { backElement, colourKey, compareBy, formationTokens, numberKey, pieceEle
 const $ = (id) => document.getElementById(id);
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const spectateOnly = new URLSearchParams(location.search).has("spectate");
+// A finished game stepped through event by event (/api/tables/{code}/replay/{step}).
+const replayMode = new URLSearchParams(location.search).has("replay");
 
 /** Everything the page knows; exposed as window.rummykitTable for tests and debugging. */
 const S = {
@@ -30,6 +32,10 @@ const S = {
   ws: null,
   retry: 0,
   frames: 0,
+  replay: replayMode,
+  step: 0,
+  events: 0,
+  views: null,
 };
 window.rummykitTable = S;
 
@@ -43,7 +49,7 @@ function tf(family, value) {
 function seatName(i) {
   const seat = S.table && S.table.seats && S.table.seats.find((s) => s.seat === i);
   const base = seat && seat.name ? seat.name : t("seat.default", { n: i + 1 });
-  return i === S.seat ? t("seat.you_named", { name: base }) : base;
+  return i === S.seat && !S.replay ? t("seat.you_named", { name: base }) : base;
 }
 
 function el(tag, cls = "", text = null) {
@@ -96,7 +102,7 @@ function reconcileRack(rack) {
 }
 
 function saveRack() {
-  if (S.seat !== null) localStorage.setItem(rackKey(), JSON.stringify(S.order));
+  if (S.seat !== null && !S.replay) localStorage.setItem(rackKey(), JSON.stringify(S.order));
 }
 
 function selectedFaces() {
@@ -161,6 +167,7 @@ function send(frame) {
 }
 
 function sendAction(text) {
+  if (S.replay) return false;
   showMessage("");
   const id = newActionId();
   return send({ type: "action", action_id: id, state_id: S.stateId, action: text });
@@ -236,6 +243,11 @@ function render() {
 
 function renderStatus() {
   const status = $("status");
+  if (S.replay) {
+    status.textContent = t("replay.mode");
+    status.className = "status replay";
+    return;
+  }
   status.textContent = S.connected ? t("status.online") : t("status.offline");
   status.className = S.connected ? "status online" : "status offline";
 }
@@ -246,9 +258,10 @@ function renderHeader() {
   $("invite").value = invite;
   const variant = S.table ? S.table.variant : S.view && S.view.variant;
   $("variant").textContent = variant ? tf("variant", variant) : "";
-  $("who").textContent = S.seat === null ? t("table.spectating") : t("table.you_are", { seat: S.seat + 1 });
-  $("sit").hidden = S.seat !== null || !S.table || !freeSeats().length;
-  $("leave").hidden = S.seat === null;
+  if (S.replay) $("who").textContent = "";
+  else $("who").textContent = S.seat === null ? t("table.spectating") : t("table.you_are", { seat: S.seat + 1 });
+  $("sit").hidden = S.replay || S.seat !== null || !S.table || !freeSeats().length;
+  $("leave").hidden = S.replay || S.seat === null;
   document.body.classList.toggle("spectator", S.seat === null);
   if (!S.view) return;
   const v = S.view;
@@ -377,7 +390,8 @@ function renderRack() {
   const area = $("rack-area");
   area.hidden = S.seat === null;
   if (S.seat === null || !S.view) return;
-  $("rack-title").textContent = material() === "cards" ? t("term.rack_cards") : t("term.rack_tiles");
+  if (S.replay) $("rack-title").textContent = seatName(S.seat);
+  else $("rack-title").textContent = material() === "cards" ? t("term.rack_cards") : t("term.rack_tiles");
   const playable = playableFaces(S.legal);
   const sel = selectedFaces();
   const fits = sel.length ? meldContinuations(S.legal, sel) : new Set();
@@ -412,7 +426,7 @@ async function renderSelection() {
   const sel = selectedFaces();
   box.classList.remove("legal");
   if (!sel.length || !S.view) {
-    box.textContent = S.seat === null ? "" : t("rack.select_hint");
+    box.textContent = S.seat === null || S.replay ? "" : t("rack.select_hint");
     return;
   }
   const v = S.view;
@@ -464,7 +478,7 @@ function renderControls() {
   $("btn-draw").disabled = !playing;
   $("btn-draw").classList.toggle("legal", S.legal.includes("draw"));
   $("btn-hint").disabled = !myTurn();
-  $("controls").hidden = S.seat === null;
+  $("controls").hidden = S.seat === null || S.replay;
   // Everything else the engine allows now gets its own button.
   const extra = $("extra-actions");
   extra.replaceChildren();
@@ -564,7 +578,7 @@ function renderResults() {
     }
     const next = $("btn-next");
     next.hidden = !S.legal.includes("next");
-    $("btn-rematch").hidden = v.phase !== "match_end" || S.seat === null;
+    $("btn-rematch").hidden = v.phase !== "match_end" || S.seat === null || S.replay;
   }
 }
 
@@ -852,6 +866,65 @@ function wire() {
   setInterval(renderDeadline, 1000);
 }
 
+// ------------------------------------------------------------------ replay
+
+async function showStep(step) {
+  const answer = await api(`/api/tables/${encodeURIComponent(S.code)}/replay/${step}`);
+  S.step = answer.step;
+  S.events = answer.events;
+  S.views = answer.views;
+  showSeat();
+}
+
+/** The replayed position as ``S.seat`` saw it: its rack, everyone else's backs. */
+function showSeat() {
+  S.view = S.views[S.seat];
+  S.legal = [];
+  S.order = [...(S.view.rack || [])];
+  S.selected.clear();
+  S.hands = S.view.phase === "match_end" ? S.views.map((w) => w.rack) : null;
+  render();
+  renderReplayBar();
+}
+
+function renderReplayBar() {
+  $("replay-step").textContent = t("replay.step", { n: S.step, total: S.events });
+  $("replay-first").disabled = $("replay-prev").disabled = S.step <= 0;
+  $("replay-next").disabled = $("replay-last").disabled = S.step >= S.events;
+  const seat = $("replay-seat");
+  if (seat.options.length !== S.views.length) {
+    seat.replaceChildren();
+    S.views.forEach((_, i) => {
+      const option = el("option", "", t("seat.default", { n: i + 1 }));
+      option.value = String(i);
+      seat.append(option);
+    });
+  }
+  seat.value = String(S.seat);
+}
+
+function startReplay() {
+  $("replay-bar").hidden = false;
+  $("help").hidden = true;
+  S.seat = 0;
+  const go = (step) => {
+    const target = Math.max(0, Math.min(S.events, step));
+    if (target !== S.step || !S.views) showStep(target).catch((err) => showMessage(errorText(err), "error"));
+  };
+  $("replay-first").addEventListener("click", () => go(0));
+  $("replay-prev").addEventListener("click", () => go(S.step - 1));
+  $("replay-next").addEventListener("click", () => go(S.step + 1));
+  $("replay-last").addEventListener("click", () => go(S.events));
+  $("replay-seat").addEventListener("change", (e) => { S.seat = Number(e.target.value); showSeat(); });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowLeft") go(S.step - 1);
+    if (e.key === "ArrowRight") go(S.step + 1);
+  });
+  api(`/api/tables/${encodeURIComponent(S.code)}`)
+    .then((info) => { S.table = info; return showStep(0); })
+    .catch((err) => showMessage(errorText(err), "error"));
+}
+
 function renderDeadline() {
   const box = $("deadline");
   if (!S.deadline) { box.hidden = true; return; }
@@ -865,9 +938,13 @@ async function main() {
   languagePicker($("lang"));
   onLanguageChange(() => { applyTranslations(document); render(); });
   wire();
-  const held = spectateOnly ? null : seatAt(code);
+  const held = spectateOnly || replayMode ? null : seatAt(code);
   if (held) { S.token = held.token; S.seat = held.seat; }
   api("/api/variants").then((list) => { S.variants = list; if (S.view) renderRules(); }).catch(() => {});
+  if (S.replay) {
+    startReplay();
+    return;
+  }
   render();
   connect();
 }
