@@ -308,6 +308,30 @@ def test_hints_come_from_the_view_of_the_seat_to_move() -> None:
     while game.phase is Phase.PREPLAY:
         game.apply(next(a for a in game.legal_actions() if str(a) == "ready"))
     seat = game.to_move
-    assert hints_for(view(game, 1 - seat)) == []
-    found = hints_for(view(game, seat))
+    legal = {str(a) for a in game.legal_actions()}
+    assert hints_for(view(game, 1 - seat), legal) == []
+    found = hints_for(view(game, seat), legal)
     assert all(set(h) == {"topic", "actions", "reason"} for h in found)
+
+
+def test_hints_offer_only_what_the_phase_allows() -> None:
+    # RULES §9 (remi_ro): the first round allows no laydown; the analysis position, an
+    # ordinary turn, finds one for this rack, and the legal list filters it out.
+    game = Game("remi_ro", 2, {"match_deals": 1}, seed=0)
+    while game.phase is Phase.PREPLAY:
+        game.apply(next(a for a in game.legal_actions() if str(a) == "ready"))
+    assert game.phase is Phase.ROUND1
+    seen = view(game, game.to_move)
+    every = hints_for(seen, _Everything())  # type: ignore[arg-type]
+    assert any(h["topic"] == "laydown" and h["actions"] for h in every)
+    legal = {str(a) for a in game.legal_actions()}
+    found = hints_for(seen, legal)
+    assert [h["topic"] for h in found] == ["discard"]
+    assert all(h["actions"][0] in legal for h in found)
+
+
+class _Everything:
+    """A legal list that admits any action."""
+
+    def __contains__(self, _: object) -> bool:
+        return True

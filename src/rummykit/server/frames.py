@@ -4,7 +4,7 @@ every seat), never from the game itself."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from rummykit.engine.actions import Meld, parse_action
@@ -48,9 +48,12 @@ def hands_of(views: Sequence[SeatView]) -> list[list[str]]:
     return [[str(f) for f in v.rack] for v in views]
 
 
-def hints_for(seen: SeatView) -> list[dict[str, Any]]:
+def hints_for(seen: SeatView, legal: Collection[str]) -> list[dict[str, Any]]:
     """Hints (``rummykit.solver.hints``) for the seat of ``seen``, computed on an
-    analysis position made of that view's rack and table only."""
+    analysis position made of that view's rack and table only, and kept where their
+    first action is in ``legal`` (the seat's legal actions, as its state frame lists
+    them): the analysis position is an ordinary turn, so it knows nothing of a phase
+    such as remi_ro's first round, where no laydown is allowed."""
     from rummykit.solver.hints import hints, hints_json
 
     if seen.phase not in (Phase.ROUND1, Phase.TURNS) or seen.to_move != seen.seat:
@@ -74,7 +77,7 @@ def hints_for(seen: SeatView) -> list[dict[str, Any]]:
         )
     except ValueError:
         return []
-    return hints_json(hints(game))
+    return [h for h in hints_json(hints(game)) if not h["actions"] or h["actions"][0] in legal]
 
 
 def error_frame(code: str, message: str, action_id: str | None = None) -> str:
