@@ -24,7 +24,7 @@ from rummykit.engine.actions import Action, Discard, Meld
 from rummykit.model.pieces import Face, Material, PieceSet, parse_faces
 from rummykit.rules.cards import stack_cards
 from rummykit.rules.variant import Variant, find_variant
-from scripting import column, draw, play, stock_top, table
+from scripting import column, draw, play, state_key, stock_top, table
 
 MAT = Material.CARDS
 
@@ -255,52 +255,6 @@ def pass_turns(game: Game, count: int) -> None:
 def rack(game: Game, seat: int) -> list[str]:
     """Sorted hand of ``seat`` as notation."""
     return [str(f) for f in sorted(game.rack_faces(seat))]
-
-
-def state_key(game: Game) -> tuple[Any, ...]:
-    """Everything that makes up the game state (for before/after comparisons)."""
-    t = game.turn
-    return (
-        game.phase,
-        game.to_move,
-        game.deal_number,
-        game.maker,
-        game.turn_number,
-        tuple(tuple(r) for r in game.racks),
-        tuple(game.stock),
-        tuple(game.column),
-        tuple(game.table),
-        tuple(game.credit),
-        frozenset(game.locked),
-        tuple(game.opened),
-        tuple(game.board),
-        tuple(game.announced_three),
-        tuple(game.three_violation),
-        tuple(game.atu),
-        tuple(game.turns_taken),
-        tuple(game.has_laid),
-        game.recycles,
-        tuple(game.totals),
-        tuple(game.results),
-        tuple(game.log),
-        game.pending_swap,
-        game.preplay_index,
-        (
-            t.acquired,
-            t.start_rack,
-            tuple(t.must_use),
-            tuple(t.pending_jokers),
-            tuple(t.new_formations),
-            tuple(t.laid),
-            t.laid_points,
-            t.exchanged,
-            t.attached,
-            t.dirty,
-            t.displaced,
-            t.displaced_from,
-            tuple(t.reclaimed),
-        ),
-    )
 
 
 def normal(action: Action) -> str:

@@ -22,6 +22,7 @@ from rummykit.rules.remi_ro import MELD_RULES, REMI_RO, TILES_106, stack_wall
 from scripting import column as column
 from scripting import draw as draw
 from scripting import play as play
+from scripting import state_key as state_key
 from scripting import table as table
 
 MAT = Material.TILES
@@ -199,51 +200,6 @@ def illegal(game: Game, text: str) -> IllegalActionError:
         assert state_key(game) == before, f"{text!r} changed the state"
         return exc
     raise AssertionError(f"{text!r} was applied")
-
-
-def state_key(game: Game) -> tuple[Any, ...]:
-    """Everything that makes up the game state (for before/after comparisons)."""
-    t = game.turn
-    return (
-        game.phase,
-        game.to_move,
-        game.deal_number,
-        game.maker,
-        game.turn_number,
-        tuple(tuple(r) for r in game.racks),
-        tuple(game.stock),
-        tuple(game.column),
-        tuple(game.table),
-        tuple(game.credit),
-        frozenset(game.locked),
-        tuple(game.opened),
-        tuple(game.board),
-        tuple(game.announced_three),
-        tuple(game.three_violation),
-        tuple(game.atu),
-        tuple(game.turns_taken),
-        tuple(game.totals),
-        tuple(game.results),
-        tuple(game.log),
-        game.pending_swap,
-        tuple(tuple(d) for d in game.doubles_announced),
-        tuple(frozenset(s) for s in game.doubles_swapped),
-        tuple(frozenset(s) for s in game.swap_offered),
-        game.preplay_index,
-        (
-            t.acquired,
-            t.start_rack,
-            tuple(t.must_use),
-            tuple(t.pending_jokers),
-            tuple(t.new_formations),
-            tuple(t.laid),
-            t.laid_points,
-            t.exchanged,
-            t.attached,
-            t.dirty,
-            tuple(t.reclaimed),
-        ),
-    )
 
 
 def locations(game: Game) -> dict[int, str]:

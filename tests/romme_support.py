@@ -30,7 +30,7 @@ from rummykit.model.pieces import Face, Material, PieceSet
 from rummykit.rules.cards import stack_cards
 from rummykit.rules.options import Options
 from rummykit.rules.romme import JOKER_PENALTY, PENALTY, ROMME
-from scripting import column, draw, play, stock_top, table
+from scripting import column, draw, play, state_key, stock_top, table
 
 MAT = Material.CARDS
 
@@ -284,43 +284,6 @@ def romme_after_openings(
 def in_play(game: Game) -> bool:
     """Whether a turn is being played."""
     return game.phase in (Phase.ROUND1, Phase.TURNS)
-
-
-def state_key(game: Game) -> tuple[Any, ...]:
-    """Everything that makes up the game state (for before/after comparisons)."""
-    t = game.turn
-    return (
-        game.phase,
-        game.to_move,
-        game.deal_number,
-        game.maker,
-        game.turn_number,
-        tuple(tuple(r) for r in game.racks),
-        tuple(game.stock),
-        tuple(game.column),
-        tuple(game.table),
-        tuple(game.credit),
-        frozenset(game.locked),
-        tuple(game.opened),
-        tuple(game.turns_taken),
-        tuple(game.has_laid),
-        game.recycles,
-        tuple(game.totals),
-        tuple(game.results),
-        tuple(game.log),
-        (
-            t.acquired,
-            t.start_rack,
-            tuple(t.must_use),
-            tuple(t.pending_jokers),
-            tuple(t.new_formations),
-            tuple(t.laid),
-            t.laid_points,
-            t.exchanged,
-            t.attached,
-            t.dirty,
-        ),
-    )
 
 
 def illegal(game: Game, text: str | Action, *, listed: bool = True) -> IllegalActionError:

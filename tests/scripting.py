@@ -3,6 +3,8 @@ and the public state as notation."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rummykit.engine import Game, parse_action
 from rummykit.engine.actions import Draw
 
@@ -43,3 +45,53 @@ def stock_top(game: Game, count: int | None = None) -> list[str]:
 def table(game: Game) -> list[str]:
     """Every formation's notation, in id order."""
     return [f.notation(game.pieces) for f in game.table]
+
+
+def state_key(game: Game) -> tuple[Any, ...]:
+    """Everything that makes up the game state, for every variant (for before/after
+    comparisons: an illegal action must leave all of it unchanged)."""
+    t = game.turn
+    return (
+        game.phase,
+        game.to_move,
+        game.deal_number,
+        game.maker,
+        game.turn_number,
+        tuple(tuple(r) for r in game.racks),
+        tuple(game.stock),
+        tuple(game.column),
+        tuple(game.table),
+        tuple(game.credit),
+        frozenset(game.locked),
+        tuple(game.opened),
+        tuple(game.board),
+        tuple(game.announced_three),
+        tuple(game.three_violation),
+        tuple(game.atu),
+        tuple(game.turns_taken),
+        tuple(game.has_laid),
+        game.recycles,
+        tuple(game.totals),
+        tuple(game.results),
+        tuple(game.log),
+        game.pending_swap,
+        tuple(tuple(d) for d in game.doubles_announced),
+        tuple(frozenset(s) for s in game.doubles_swapped),
+        tuple(frozenset(s) for s in game.swap_offered),
+        game.preplay_index,
+        (
+            t.acquired,
+            t.start_rack,
+            tuple(t.must_use),
+            tuple(t.pending_jokers),
+            tuple(t.new_formations),
+            tuple(t.laid),
+            t.laid_points,
+            t.exchanged,
+            t.attached,
+            t.dirty,
+            t.displaced,
+            t.displaced_from,
+            tuple(t.reclaimed),
+        ),
+    )
