@@ -67,6 +67,7 @@ events_t = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
     sa.UniqueConstraint("code", "action_id", name="uq_rk_events_action_id"),
 )
+_INSERT_EVENT = events_t.insert()
 
 
 @dataclass(slots=True)
@@ -223,17 +224,17 @@ class Store:
     def append_event(self, code: str, event: EventRow) -> None:
         """Append one event.  The (table, seq) key makes a second writer of the same
         event number fail rather than fork the log."""
+        row = {
+            "code": code,
+            "seq": event.seq,
+            "seat": event.seat,
+            "action": event.action,
+            "action_id": event.action_id,
+            "created": time.time(),
+        }
         with self._tx() as conn:
-            conn.execute(
-                events_t.insert().values(
-                    code=code,
-                    seq=event.seq,
-                    seat=event.seat,
-                    action=event.action,
-                    action_id=event.action_id,
-                    created=time.time(),
-                )
-            )
+            # One statement built once: this runs for every action of every table.
+            conn.execute(_INSERT_EVENT, row)
 
     # ------------------------------------------------------------------ reads
 
