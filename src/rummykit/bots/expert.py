@@ -25,13 +25,19 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rummykit.bots.base import play_to_end
+from rummykit.bots.board import (
+    board_action,
+    closing_tile_action,
+    plays_board,
+    wants_board,
+)
 from rummykit.bots.greedy import GreedyBot, tile_usefulness
 from rummykit.bots.resample import ResampleError, resample
-from rummykit.engine.actions import Action, Discard, Draw, TakeColumn
+from rummykit.engine.actions import Action, DeclareBoard, Discard, Draw, TakeColumn
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.view import SeatView
 from rummykit.model.melds import MeldRules
@@ -52,12 +58,15 @@ class Level:
     """Discard candidates searched (greedy's best ``top_k``)."""
     draws: int = 20
     """Sampled next draws for the one-ply score (``worlds == 0``)."""
+    board: int = -1
+    """Declare play on the board (Remi, RULES §9.13) with a rack at most this many tiles
+    short of a contract (-1: never)."""
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level(worlds=0, top_k=3, draws=60),
-    "medium": Level(worlds=4, top_k=2),
-    "hard": Level(worlds=8, top_k=3),
+    "easy": Level(worlds=0, top_k=3, draws=60, board=4),
+    "medium": Level(worlds=4, top_k=2, board=14),
+    "hard": Level(worlds=8, top_k=3, board=14),
 }
 """Difficulty levels for players, weakest first."""
 
@@ -94,10 +103,25 @@ class ExpertBot:
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         """Pick an action from ``legal`` for ``view``'s seat."""
-        action = self._greedy.choose(view, legal, rng)
         if view.phase not in (Phase.TURNS, Phase.ROUND1):
-            return action
+            return self._greedy.choose(view, legal, rng)
         variant = find_variant(view.variant)
+        order = _greedy_order(view, variant)
+        if plays_board(view, variant):
+            if view.board[view.seat]:
+                board = board_action(view, legal, variant, order)
+                if board is not None:
+                    return board
+            elif self.level.board >= 0 and wants_board(view, legal, variant, self.level.board):
+                return DeclareBoard()
+        action = self._search_or_greedy(view, legal, variant, rng)
+        return closing_tile_action(view, legal, action, variant, order) or action
+
+    def _search_or_greedy(
+        self, view: SeatView, legal: Sequence[Action], variant: Variant, rng: random.Random
+    ) -> Action:
+        """Greedy's action, or a searched discard or take in its place."""
+        action = self._greedy.choose(view, legal, rng)
         if variant.arrange_hand is not None or variant.find_layout is not None:
             # Vienna and Continental: greedy already scores every discard exactly.
             return action
@@ -250,6 +274,16 @@ class ExpertBot:
         taken = self._score([*rack, view.column[-1]], variant, rules)
         drawn = self._expected(rack, draws, variant, rules)
         return take if taken < drawn else Draw()
+
+
+def _greedy_order(view: SeatView, variant: Variant) -> Callable[[Face], tuple[int, int, Face]]:
+    """Greedy's discard order for the view's rack: least useful, then most costly, first."""
+    rack = list(view.rack)
+
+    def key(face: Face) -> tuple[int, int, Face]:
+        return (tile_usefulness(face, rack, variant), -variant.score_value(face), face)
+
+    return key
 
 
 def _rollout(game: Game, action: Action, seat: int, seed: int) -> float:
