@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from rummykit.bots import GreedyBot, make_bot
+from rummykit.bots import Bot, GreedyBot, make_bot
 from rummykit.bots.tournament import (
     Standings,
     TournamentSpec,
@@ -65,25 +65,28 @@ def run_variant(variant: str, level: str, deals: int, logs: Path, seed: int) -> 
 
 
 def decision_times(level: str, positions: int, seed: int) -> list[float]:
-    """Seconds per expert decision at discard and draw points of greedy games."""
+    """Seconds per expert decision with more than one legal action, in expert-vs-greedy
+    deals (the positions the expert meets, board play included), one core."""
     rng = random.Random(seed)
     times: list[float] = []
     game_seed = seed
     while len(times) < positions:
         variant = VARIANTS[game_seed % len(VARIANTS)]
         game = Game(variant, 2, seed=game_seed)
+        expert_seat = game_seed // len(VARIANTS) % 2
         game_seed += 1
-        bots = [GreedyBot(), GreedyBot()]
+        bots: list[Bot] = [GreedyBot(), GreedyBot()]
+        bots[expert_seat] = make_bot("expert", level=level)
         while game.phase is not Phase.DEAL_END and not game.is_over and len(times) < positions:
             seat = game.to_move
             legal = game.legal_actions()
             seen = view(game, seat)
-            if game.phase is Phase.TURNS and len(legal) > 1:
-                expert = make_bot("expert", level=level)
-                start = time.perf_counter()
-                expert.choose(seen, legal, rng)
+            timed = seat == expert_seat and game.phase in (Phase.TURNS, Phase.ROUND1)
+            start = time.perf_counter()
+            action = bots[seat].choose(seen, legal, rng)
+            if timed and len(legal) > 1:
                 times.append(time.perf_counter() - start)
-            game.apply(bots[seat].choose(seen, legal, rng))
+            game.apply(action)
     return times
 
 

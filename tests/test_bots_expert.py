@@ -26,7 +26,7 @@ from rummykit.bots.greedy import tile_usefulness
 from rummykit.engine.actions import Action, Attach, CloseBoard, DeclareBoard, Discard, Draw
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.view import SeatView, view
-from rummykit.model.pieces import Face
+from rummykit.model.pieces import Face, Material
 from rummykit.rules.remi_ro import REMI_RO
 from rummykit.rules.variant import all_variants
 
@@ -61,9 +61,11 @@ def test_expert_finishes_a_deal_of_every_variant_legally(variant: str) -> None:
 
 def test_levels_are_budgets_weakest_first() -> None:
     assert list(LEVELS) == ["easy", "medium", "hard"]
-    budgets = [(lv.worlds, lv.top_k) for lv in LEVELS.values()]
-    assert budgets == sorted(budgets)
-    assert LEVELS["easy"].worlds == 0 < LEVELS["hard"].worlds
+    easy, medium, hard = LEVELS.values()
+    # Each level searches more candidates over more draws than the one before.
+    assert easy.top_k < medium.top_k < hard.top_k
+    assert easy.draws < medium.draws < hard.draws
+    assert easy.board < medium.board <= hard.board
 
 
 def test_make_bot_names_and_levels() -> None:
@@ -220,3 +222,46 @@ def test_closing_tile_rule_needs_the_multiplier() -> None:
 def _order_of(seen: SeatView) -> Callable[[Face], tuple[int, int, Face]]:
     rack = list(seen.rack)
     return lambda f: (tile_usefulness(f, rack, REMI_RO), -REMI_RO.score_value(f), f)
+
+
+# --------------------------------------------------------------------- Rommé: shedding
+
+
+def _romme_discard_view(rack_text: str, opponent_pieces: int) -> tuple[SeatView, list[Action]]:
+    """Seat 0 and the opponent both opened, seat 0 to discard from ``rack_text``."""
+    hand = [Face.parse(t, Material.CARDS) for t in rack_text.split()]
+    seen = replace(
+        view(Game("romme", 2, seed=5), 0),
+        rack=tuple(hand),
+        opened=(True, True),
+        rack_sizes=(len(hand), opponent_pieces),
+    )
+    return seen, [Discard(f) for f in sorted(set(hand))]
+
+
+def test_expert_sheds_points_when_the_opponent_may_go_out() -> None:
+    # KH QH may become a run, so greedy and a calm expert keep them and let 7D go; with
+    # the opponent down to 2 cards the hand is about to be charged: shed a 10.
+    seen, legal = _romme_discard_view("KH QH 3C 7D", opponent_pieces=2)
+    action = ExpertBot("medium").choose(seen, legal, random.Random(0))
+    assert action in (
+        Discard(Face.parse("KH", Material.CARDS)),
+        Discard(Face.parse("QH", Material.CARDS)),
+    )
+    calm, legal = _romme_discard_view("KH QH 3C 7D", opponent_pieces=8)
+    assert GreedyBot().choose(calm, legal, random.Random(0)) == Discard(
+        Face.parse("7D", Material.CARDS)
+    )
+    assert ExpertBot("medium").choose(calm, legal, random.Random(0)) == Discard(
+        Face.parse("7D", Material.CARDS)
+    )
+
+
+def test_expert_lays_off_a_joker_when_the_opponent_may_go_out() -> None:
+    seen, legal = _romme_discard_view("JK 2C 5D 9S 10H", opponent_pieces=1)
+    lay_off = Attach(Face.parse("JK", Material.CARDS), 1)
+    assert ExpertBot("medium").choose(seen, [*legal, lay_off], random.Random(0)) == lay_off
+    calm, legal = _romme_discard_view("JK 2C 5D 9S 10H", opponent_pieces=9)
+    assert isinstance(
+        ExpertBot("medium").choose(calm, [*legal, lay_off], random.Random(0)), Discard
+    )

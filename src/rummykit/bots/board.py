@@ -78,7 +78,7 @@ def tiles_short(kinds: Sequence[int], rules: MeldRules) -> int:
 
 def plays_board(view: SeatView, variant: Variant) -> bool:
     """Whether ``variant`` under the view's options has board play (RULES §9.13)."""
-    return bool(view.options.get("board_play_enabled")) and variant.board_closes is not None
+    return variant.play_rules(view.options).board_play
 
 
 def wants_board(view: SeatView, legal: Sequence[Action], variant: Variant, limit: int) -> bool:
