@@ -1,12 +1,13 @@
 """Bot strength: expert against greedy over duplicate deals, and the expert's decision time.
 
-    python benchmarks/strength.py --deals 2000 --level easy --logs strength-logs
+    python benchmarks/strength.py --deals 2000 --level medium --logs strength-logs
 
 plays ``--deals`` duplicate deals (each deal twice, seats swapped) of expert
-(``--level``) against greedy in 2-seat remi_ro and 2-seat romme, one process
-(one core), appending every deal to ``LOGS/<variant>-<level>.jsonl`` so an
-interrupted run resumes where it stopped.  It then times ``--time-level``
-decisions (default ``hard``) on positions of greedy games, one core.  It prints
+(``--level``, default ``medium``: what ``expert`` means) against greedy in 2-seat
+remi_ro and 2-seat romme, one process (one core), appending every deal to
+``LOGS/<variant>-<level>.jsonl`` so an interrupted run resumes where it stopped.
+It then times ``--time-level`` decisions (default ``hard``) in expert-vs-greedy
+deals, one core.  It prints
 one table: per variant, deals played, expert's deals won, mean score difference
 with its 95 % interval, the OpenSkill ordinals, and whether the issue 4
 targets hold (positive difference whose interval excludes zero, ≥ 60 % of
@@ -98,7 +99,7 @@ def _pct(values: list[float], q: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=TARGET_DEALS, help="duplicate deals")
-    parser.add_argument("--level", default="easy", help="expert level played (easy/medium/hard)")
+    parser.add_argument("--level", default="medium", help="expert level played (easy/medium/hard)")
     parser.add_argument("--logs", type=Path, default=Path("strength-logs"), help="log folder")
     parser.add_argument("--seed", type=int, default=0, help="deal i uses seed SEED+i")
     parser.add_argument("--variants", default=",".join(VARIANTS), help="comma list")
