@@ -59,6 +59,18 @@ def test_expert_finishes_a_deal_of_every_variant_legally(variant: str) -> None:
     assert bots[0].problems == []
 
 
+@pytest.mark.parametrize("variant", sorted(v.name for v in all_variants()))
+def test_default_expert_finishes_deals_of_every_variant_legally(variant: str) -> None:
+    # The named level: board play, the closing tile and shedding run where they apply.
+    for seed in (3, 4):
+        game = Game(variant, 2, seed=seed)
+        bots = [GreedyBot(), Checked("medium")]
+        play_to_end(game, bots, random.Random(seed), stop_at_deal_end=True, max_actions=800)
+        assert game.results, "the deal ended"
+        assert bots[1].problems == []
+        assert game.board[1] is (variant == "remi_ro")
+
+
 def test_levels_are_budgets_weakest_first() -> None:
     assert list(LEVELS) == ["easy", "medium", "hard"]
     easy, medium, hard = LEVELS.values()
