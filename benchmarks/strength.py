@@ -1,12 +1,13 @@
 """Bot strength: expert against greedy over duplicate deals, and the expert's decision time.
 
-    python benchmarks/strength.py --deals 2000 --level easy --logs strength-logs
+    python benchmarks/strength.py --deals 2000 --level medium --logs strength-logs
 
 plays ``--deals`` duplicate deals (each deal twice, seats swapped) of expert
-(``--level``) against greedy in 2-seat remi_ro and 2-seat romme, one process
-(one core), appending every deal to ``LOGS/<variant>-<level>.jsonl`` so an
-interrupted run resumes where it stopped.  It then times ``--time-level``
-decisions (default ``hard``) on positions of greedy games, one core.  It prints
+(``--level``, default ``medium``: what ``expert`` means) against greedy in 2-seat
+remi_ro and 2-seat romme, one process (one core), appending every deal to
+``LOGS/<variant>-<level>.jsonl`` so an interrupted run resumes where it stopped.
+It then times ``--time-level`` decisions (default ``hard``) in expert-vs-greedy
+deals, one core.  It prints
 one table: per variant, deals played, expert's deals won, mean score difference
 with its 95 % interval, the OpenSkill ordinals, and whether the issue 4
 targets hold (positive difference whose interval excludes zero, ≥ 60 % of
@@ -23,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-from rummykit.bots import GreedyBot, make_bot
+from rummykit.bots import Bot, GreedyBot, make_bot
 from rummykit.bots.tournament import (
     Standings,
     TournamentSpec,
@@ -65,25 +66,28 @@ def run_variant(variant: str, level: str, deals: int, logs: Path, seed: int) -> 
 
 
 def decision_times(level: str, positions: int, seed: int) -> list[float]:
-    """Seconds per expert decision at discard and draw points of greedy games."""
+    """Seconds per expert decision with more than one legal action, in expert-vs-greedy
+    deals (the positions the expert meets, board play included), one core."""
     rng = random.Random(seed)
     times: list[float] = []
     game_seed = seed
     while len(times) < positions:
         variant = VARIANTS[game_seed % len(VARIANTS)]
         game = Game(variant, 2, seed=game_seed)
+        expert_seat = game_seed // len(VARIANTS) % 2
         game_seed += 1
-        bots = [GreedyBot(), GreedyBot()]
+        bots: list[Bot] = [GreedyBot(), GreedyBot()]
+        bots[expert_seat] = make_bot("expert", level=level)
         while game.phase is not Phase.DEAL_END and not game.is_over and len(times) < positions:
             seat = game.to_move
             legal = game.legal_actions()
             seen = view(game, seat)
-            if game.phase is Phase.TURNS and len(legal) > 1:
-                expert = make_bot("expert", level=level)
-                start = time.perf_counter()
-                expert.choose(seen, legal, rng)
+            timed = seat == expert_seat and game.phase in (Phase.TURNS, Phase.ROUND1)
+            start = time.perf_counter()
+            action = bots[seat].choose(seen, legal, rng)
+            if timed and len(legal) > 1:
                 times.append(time.perf_counter() - start)
-            game.apply(bots[seat].choose(seen, legal, rng))
+            game.apply(action)
     return times
 
 
@@ -95,7 +99,7 @@ def _pct(values: list[float], q: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=TARGET_DEALS, help="duplicate deals")
-    parser.add_argument("--level", default="easy", help="expert level played (easy/medium/hard)")
+    parser.add_argument("--level", default="medium", help="expert level played (easy/medium/hard)")
     parser.add_argument("--logs", type=Path, default=Path("strength-logs"), help="log folder")
     parser.add_argument("--seed", type=int, default=0, help="deal i uses seed SEED+i")
     parser.add_argument("--variants", default=",".join(VARIANTS), help="comma list")

@@ -4,15 +4,30 @@ discards among greedy's best, and the names make_bot accepts."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import pytest
 
-from rummykit.bots import BOTS, LEVELS, ExpertBot, GreedyBot, bot_names, make_bot, play_to_end
+from remi_ro_support import face, faces, pass_turn, stacked_game
+from rummykit.bots import (
+    BOTS,
+    LEVELS,
+    ExpertBot,
+    GreedyBot,
+    bot_names,
+    make_bot,
+    play_to_end,
+    play_turn,
+)
+from rummykit.bots.board import closing_tile_action, tiles_short
 from rummykit.bots.expert import Level, unseen_faces
-from rummykit.engine.actions import Action, Discard, Draw
+from rummykit.bots.greedy import tile_usefulness
+from rummykit.engine.actions import Action, Attach, CloseBoard, DeclareBoard, Discard, Draw
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.view import SeatView, view
+from rummykit.model.pieces import Face, Material
+from rummykit.rules.remi_ro import REMI_RO
 from rummykit.rules.variant import all_variants
 
 
@@ -44,11 +59,25 @@ def test_expert_finishes_a_deal_of_every_variant_legally(variant: str) -> None:
     assert bots[0].problems == []
 
 
+@pytest.mark.parametrize("variant", sorted(v.name for v in all_variants()))
+def test_default_expert_finishes_deals_of_every_variant_legally(variant: str) -> None:
+    # The named level: board play, the closing tile and shedding run where they apply.
+    for seed in (3, 4):
+        game = Game(variant, 2, seed=seed)
+        bots = [GreedyBot(), Checked("medium")]
+        play_to_end(game, bots, random.Random(seed), stop_at_deal_end=True, max_actions=800)
+        assert game.results, "the deal ended"
+        assert bots[1].problems == []
+        assert game.board[1] is (variant == "remi_ro")
+
+
 def test_levels_are_budgets_weakest_first() -> None:
     assert list(LEVELS) == ["easy", "medium", "hard"]
-    budgets = [(lv.worlds, lv.top_k) for lv in LEVELS.values()]
-    assert budgets == sorted(budgets)
-    assert LEVELS["easy"].worlds == 0 < LEVELS["hard"].worlds
+    easy, medium, hard = LEVELS.values()
+    # Each level searches more candidates over more draws than the one before.
+    assert easy.top_k < medium.top_k < hard.top_k
+    assert easy.draws < medium.draws < hard.draws
+    assert easy.board < medium.board <= hard.board
 
 
 def test_make_bot_names_and_levels() -> None:
@@ -110,3 +139,141 @@ def test_expert_refuses_a_finished_game() -> None:
     assert game.phase is Phase.MATCH_END
     with pytest.raises(ValueError, match="game is over"):
         ExpertBot("easy").choose(view(game, 0), game.legal_actions(), random.Random(0))
+
+
+# --------------------------------------------------------------------- Remi tactics
+
+READY = "R1 R2 R3 R4 B5 Y5 K5 R7 R8 R9 Y10 Y11 Y12 Y13"
+"""Fourteen tiles in runs and sets: a "Simple" board contract (RULES §9.13)."""
+
+
+def test_tiles_short_counts_tiles_outside_runs_sets_or_pairs() -> None:
+    rules = REMI_RO.meld_rules
+    assert tiles_short([f.kind for f in faces(READY)], rules) == 0
+    # A 15th tile that fits nowhere is the closing discard: still 0 short.
+    assert tiles_short([f.kind for f in faces(READY + " K12")], rules) == 0
+    assert tiles_short([f.kind for f in faces(READY.replace("R8", "K12"))], rules) == 3
+    pairs = "R2 R2 B4 B4 Y6 Y6 K8 K8 R10 R10 B12 B12 Y13 J"
+    assert tiles_short([f.kind for f in faces(pairs)], rules) == 0
+    assert tiles_short([f.kind for f in faces(pairs.replace("J", "K3"))], rules) == 2
+
+
+def _first_turn(rack0: str, stock: str = "") -> Game:
+    game = stacked_game(2, {0: rack0}, stock=stock)
+    assert game.phase is Phase.ROUND1 and game.to_move == 0
+    return game
+
+
+@pytest.mark.parametrize(
+    ("level", "rack0", "declares"),
+    [
+        ("medium", READY, True),
+        ("easy", READY, True),
+        # Fillers alone form nothing: easy waits for a hand near a contract, medium
+        # plays on the board from any hand (greedy never does: docs/strength.md).
+        ("easy", "", False),
+        ("medium", "", True),
+        (Level(worlds=0, top_k=3), READY, False),
+    ],
+)
+def test_expert_declares_board_play_by_its_level(
+    level: str | Level, rack0: str, declares: bool
+) -> None:
+    game = _first_turn(rack0)
+    action = ExpertBot(level).choose(view(game, 0), game.legal_actions(), random.Random(0))
+    assert (action == DeclareBoard()) is declares
+    assert action in game.legal_actions()
+
+
+def test_board_player_completes_the_contract_and_closes_with_a_1() -> None:
+    # Seat 0 holds READY and a stray K12, its dead tile; the stock's second tile Y9
+    # lets it close by discarding R1, R4, Y9 or Y13: the 1 doubles the contract
+    # (RULES §9.12).
+    game = _first_turn(READY + " K12", stock="- Y9")
+    expert, rng = ExpertBot("medium"), random.Random(0)
+    assert play_turn(game, expert, rng) == DeclareBoard()
+    assert play_turn(game, expert, rng) == Discard(face("K12"))
+    pass_turn(game)
+    assert play_turn(game, expert, rng) == Draw()
+    assert play_turn(game, expert, rng) == CloseBoard(face("R1"))
+    result = game.results[0]
+    assert result.end == "board" and result.closer == 0
+    assert result.scores[0] == 1000
+
+
+def _opened_view(rack_faces: str) -> SeatView:
+    game = Game("remi_ro", 2, seed=5)
+    return replace(view(game, 0), rack=tuple(faces(rack_faces)))
+
+
+def test_closing_tile_is_kept_back_and_attached_last() -> None:
+    seen = _opened_view("K1 R6")
+    order = _order_of(seen)
+    attach_one, attach_six = Attach(face("K1"), 1), Attach(face("R6"), 2)
+    legal: list[Action] = [attach_one, attach_six, Discard(face("K1")), Discard(face("R6"))]
+    # Greedy attaches the 1 (worth most) and closes with the 6; the expert closes with the 1.
+    assert closing_tile_action(seen, legal, attach_one, REMI_RO, order) == attach_six
+    assert closing_tile_action(seen, legal, attach_six, REMI_RO, order) is None
+    seen = _opened_view("K1 B7 Y9")
+    legal = [Discard(f) for f in faces("K1 B7 Y9")]
+    kept = closing_tile_action(seen, legal, Discard(face("K1")), REMI_RO, order)
+    assert isinstance(kept, Discard) and kept.face != face("K1")
+    # Two 1s: only one can close, the other is 25 points at risk.
+    seen = _opened_view("K1 B1 Y9")
+    legal = [Discard(f) for f in faces("K1 B1 Y9")]
+    assert closing_tile_action(seen, legal, Discard(face("K1")), REMI_RO, order) is None
+
+
+def test_closing_tile_rule_needs_the_multiplier() -> None:
+    seen = _opened_view("K1 R6")
+    plain = replace(seen, options={**seen.options, "closing_with_1_or_joker_multiplier": 1})
+    legal: list[Action] = [Attach(face("K1"), 1), Attach(face("R6"), 2)]
+    assert closing_tile_action(plain, legal, legal[0], REMI_RO, _order_of(plain)) is None
+
+
+def _order_of(seen: SeatView) -> Callable[[Face], tuple[int, int, Face]]:
+    rack = list(seen.rack)
+    return lambda f: (tile_usefulness(f, rack, REMI_RO), -REMI_RO.score_value(f), f)
+
+
+# --------------------------------------------------------------------- Rommé: shedding
+
+
+def _romme_discard_view(rack_text: str, opponent_pieces: int) -> tuple[SeatView, list[Action]]:
+    """Seat 0 and the opponent both opened, seat 0 to discard from ``rack_text``."""
+    hand = [Face.parse(t, Material.CARDS) for t in rack_text.split()]
+    seen = replace(
+        view(Game("romme", 2, seed=5), 0),
+        rack=tuple(hand),
+        opened=(True, True),
+        rack_sizes=(len(hand), opponent_pieces),
+    )
+    return seen, [Discard(f) for f in sorted(set(hand))]
+
+
+def test_expert_sheds_points_when_the_opponent_may_go_out() -> None:
+    # KH QH may become a run, so greedy and a calm expert keep them and let 7D go; with
+    # the opponent down to 2 cards the hand is about to be charged: shed a 10.
+    seen, legal = _romme_discard_view("KH QH 3C 7D", opponent_pieces=2)
+    action = ExpertBot("medium").choose(seen, legal, random.Random(0))
+    assert action in (
+        Discard(Face.parse("KH", Material.CARDS)),
+        Discard(Face.parse("QH", Material.CARDS)),
+    )
+    calm, legal = _romme_discard_view("KH QH 3C 7D", opponent_pieces=8)
+    assert GreedyBot().choose(calm, legal, random.Random(0)) == Discard(
+        Face.parse("7D", Material.CARDS)
+    )
+    assert ExpertBot("medium").choose(calm, legal, random.Random(0)) == Discard(
+        Face.parse("7D", Material.CARDS)
+    )
+
+
+def test_expert_lays_off_a_joker_when_the_opponent_may_go_out() -> None:
+    seen, legal = _romme_discard_view("JK 2C 5D 9S 10H", opponent_pieces=1)
+    lay_off = Attach(Face.parse("JK", Material.CARDS), 1)
+    assert ExpertBot("medium").choose(seen, [*legal, lay_off], random.Random(0)) == lay_off
+    calm, legal = _romme_discard_view("JK 2C 5D 9S 10H", opponent_pieces=9)
+    assert isinstance(
+        ExpertBot("medium").choose(calm, [*legal, lay_off], random.Random(0)), Discard
+    )

@@ -1,37 +1,45 @@
 """The expert bot: greedy's play, with the decisions that matter searched.
 
 The expert plays like :class:`~rummykit.bots.greedy.GreedyBot` (open as soon as
-possible, lay and attach everything) except at the decisions where search pays:
+possible, lay and attach everything) except at the decisions where it pays to think:
 
-* **which piece to discard** — greedy ranks the discards; the expert keeps the
-  top ``top_k`` and plays each out in ``worlds`` sampled worlds
-  (:func:`~rummykit.bots.resample.resample`: hidden racks and stock drawn
-  consistently with the view), every seat following greedy to the end of the
-  deal.  The candidate with the best mean deal-score margin wins; the worlds are
-  shared by the candidates (common random numbers);
-* **whether to take the top discard** where taking carries no obligation
-  (Rommé, Basic Rummy, ...): take and draw are played out the same way.
+* **Romanian Remi's scoring** (:mod:`rummykit.bots.board`): the expert plays on the
+  board (RULES §9.13) from a hand at most ``board`` tiles short of a contract — a
+  contract pays 500 or more, a laid-out close about 200 — and keeps a lone 1 back as
+  its closing tile, which doubles the closer's score (§9.11);
+* **which piece to discard** — greedy ranks the discards; the expert keeps the top
+  ``top_k`` and scores each by the exact least deadwood
+  (:func:`rummykit.solver.least_deadwood`) after the next draw and the best following
+  discard, averaged over the pieces it has not seen (up to ``draws`` of them);
+* **whether to take the top discard** where taking carries no obligation (Rommé, Basic
+  Rummy, ...): scored the same way.
 
 Before its opening, where the opening has a points minimum, the expert discards as
-greedy does (deadwood is the wrong measure there).  With ``worlds == 0`` (the
-``easy`` level) the expert searches no worlds: it
-scores each candidate discard by the exact least deadwood
-(:func:`rummykit.solver.least_deadwood`) after the next draw, averaged over
-the pieces it has not seen.  Levels are budgets (:data:`LEVELS`).  The bot sees
-only its view; a view that admits no sampled world falls back to greedy.
+greedy does (deadwood is the wrong measure there).  A :class:`Level` with ``worlds``
+plays the candidates out instead, in sampled worlds
+(:func:`~rummykit.bots.resample.resample`) with greedy at every seat to the end of the
+deal, the candidates sharing the worlds; measured, that is slower and no stronger
+(docs/strength.md), so no named level does.  Levels are budgets (:data:`LEVELS`).  The
+bot sees only its view; a view that admits no sampled world falls back to greedy.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rummykit.bots.base import play_to_end
+from rummykit.bots.board import (
+    board_action,
+    closing_tile_action,
+    plays_board,
+    wants_board,
+)
 from rummykit.bots.greedy import GreedyBot, tile_usefulness
 from rummykit.bots.resample import ResampleError, resample
-from rummykit.engine.actions import Action, Discard, Draw, TakeColumn
+from rummykit.engine.actions import Action, Attach, DeclareBoard, Discard, Draw, TakeColumn
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.view import SeatView
 from rummykit.model.melds import MeldRules
@@ -52,12 +60,15 @@ class Level:
     """Discard candidates searched (greedy's best ``top_k``)."""
     draws: int = 20
     """Sampled next draws for the one-ply score (``worlds == 0``)."""
+    board: int = -1
+    """Declare play on the board (Remi, RULES §9.13) with a rack at most this many tiles
+    short of a contract (-1: never)."""
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level(worlds=0, top_k=3, draws=60),
-    "medium": Level(worlds=4, top_k=2),
-    "hard": Level(worlds=8, top_k=3),
+    "easy": Level(worlds=0, top_k=2, draws=20, board=4),
+    "medium": Level(worlds=0, top_k=3, draws=60, board=14),
+    "hard": Level(worlds=0, top_k=5, draws=120, board=14),
 }
 """Difficulty levels for players, weakest first."""
 
@@ -78,9 +89,14 @@ def unseen_faces(view: SeatView) -> list[Face]:
 MARGIN = 2.0
 """Deadwood points a discard must save over greedy's pick to replace it."""
 
+THREAT = 3
+"""An opened opponent with at most this many pieces may go out next turn (measured in
+2-seat Rommé: 3 and 5 did alike, docs/strength.md)."""
+
 
 class ExpertBot:
-    """Greedy play with sampled-world search on discards and takes (module docstring)."""
+    """Greedy play with board play, the closing tile and searched discards and takes
+    (module docstring)."""
 
     def __init__(self, level: str | Level = "medium") -> None:
         if isinstance(level, Level):
@@ -94,14 +110,32 @@ class ExpertBot:
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         """Pick an action from ``legal`` for ``view``'s seat."""
-        action = self._greedy.choose(view, legal, rng)
         if view.phase not in (Phase.TURNS, Phase.ROUND1):
-            return action
+            return self._greedy.choose(view, legal, rng)
         variant = find_variant(view.variant)
+        order = _greedy_order(view, variant)
+        if plays_board(view, variant):
+            if view.board[view.seat]:
+                board = board_action(view, legal, variant, order)
+                if board is not None:
+                    return board
+            elif self.level.board >= 0 and wants_board(view, legal, variant, self.level.board):
+                return DeclareBoard()
+        action = self._search_or_greedy(view, legal, variant, rng)
+        return closing_tile_action(view, legal, action, variant, order) or action
+
+    def _search_or_greedy(
+        self, view: SeatView, legal: Sequence[Action], variant: Variant, rng: random.Random
+    ) -> Action:
+        """Greedy's action, or a searched discard or take in its place."""
+        action = self._greedy.choose(view, legal, rng)
         if variant.arrange_hand is not None or variant.find_layout is not None:
             # Vienna and Continental: greedy already scores every discard exactly.
             return action
         if isinstance(action, Discard):
+            # Remi (board play) pays for the table too: shedding is for a charged hand.
+            if not plays_board(view, variant) and _threatened(view):
+                return _shed(view, legal, variant)
             if not view.opened[view.seat] and variant.play_rules(view.options).opening_min_points:
                 # Before an opening with a points minimum, greedy's partner count serves
                 # better than deadwood: measured in 2-seat remi_ro (docs/strength.md).
@@ -250,6 +284,45 @@ class ExpertBot:
         taken = self._score([*rack, view.column[-1]], variant, rules)
         drawn = self._expected(rack, draws, variant, rules)
         return take if taken < drawn else Draw()
+
+
+def _threatened(view: SeatView) -> bool:
+    """Whether an opened opponent holds at most :data:`THREAT` pieces."""
+    return any(
+        view.opened[s] and view.rack_sizes[s] <= THREAT
+        for s in range(view.players)
+        if s != view.seat
+    )
+
+
+def _shed(view: SeatView, legal: Sequence[Action], variant: Variant) -> Action:
+    """Against an opponent about to go out, where the hand is charged and the table
+    pays nothing: lay off a joker (worth most on the rack) if possible, else discard
+    what leaves the least deadwood now — the next draw may never come."""
+    if view.opened[view.seat]:
+        jokers = [a for a in legal if isinstance(a, Attach) and a.face.is_joker]
+        if jokers:
+            return jokers[0]
+    rules = variant.rules_for(view.options)
+    order = _greedy_order(view, variant)
+    rack = list(view.rack)
+
+    def left(face: Face) -> tuple[int, tuple[int, int, Face]]:
+        rest = list(rack)
+        rest.remove(face)
+        return (least_deadwood(rest, variant, rules=rules).points, order(face))
+
+    return Discard(min({a.face for a in legal if isinstance(a, Discard)}, key=left))
+
+
+def _greedy_order(view: SeatView, variant: Variant) -> Callable[[Face], tuple[int, int, Face]]:
+    """Greedy's discard order for the view's rack: least useful, then most costly, first."""
+    rack = list(view.rack)
+
+    def key(face: Face) -> tuple[int, int, Face]:
+        return (tile_usefulness(face, rack, variant), -variant.score_value(face), face)
+
+    return key
 
 
 def _rollout(game: Game, action: Action, seat: int, seed: int) -> float:
