@@ -4,6 +4,7 @@ discards among greedy's best, and the names make_bot accepts."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -21,7 +22,7 @@ from rummykit.bots import (
     play_turn,
 )
 from rummykit.bots.board import closing_tile_action, tiles_short
-from rummykit.bots.expert import Level, unseen_faces
+from rummykit.bots.expert import Level, _world_draws, unseen_faces
 from rummykit.bots.greedy import tile_usefulness
 from rummykit.engine.actions import Action, Attach, CloseBoard, DeclareBoard, Discard, Draw
 from rummykit.engine.game import Game, Phase
@@ -277,3 +278,25 @@ def test_expert_lays_off_a_joker_when_the_opponent_may_go_out() -> None:
     assert isinstance(
         ExpertBot("medium").choose(calm, [*legal, lay_off], random.Random(0)), Discard
     )
+
+
+def test_hard_draws_from_worlds_leave_out_a_discard_the_opponent_took() -> None:
+    """RULES §8: the taken top discard sits in the taker's hand.  Rommé has two packs:
+    once the other QD is in sight, the unseen faces still count the QD P2 took as a
+    possible draw, while every resampled world knows it is in P2's hand."""
+    game = Game("romme", 2, {}, seed=4)
+    bots = [GreedyBot(), GreedyBot()]
+    rng = random.Random(4)
+    while len(game.log) < 16:
+        seat = game.to_move
+        game.apply(bots[seat].choose(view(game, seat), game.legal_actions(), rng))
+    assert str(game.log[-1][1]).startswith("take") and game.log[-1][0] == 1
+    qd = Face.parse("QD")
+    seen = view(game, 0)
+    assert Counter(unseen_faces(seen))[qd] == 1
+    assert qd in [game.faces[p] for p in game.racks[1]]
+    drawn = _world_draws(seen, random.Random(0), 20, 120)
+    assert sum(weight for _, weight in drawn) == 120
+    assert qd not in {face for face, _ in drawn}
+    assert {face for face, _ in drawn} <= set(unseen_faces(seen))
+    assert LEVELS["hard"].draw_worlds > 0 and LEVELS["medium"].draw_worlds == 0

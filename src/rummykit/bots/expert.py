@@ -63,12 +63,17 @@ class Level:
     board: int = -1
     """Declare play on the board (Remi, RULES §9.13) with a rack at most this many tiles
     short of a contract (-1: never)."""
+    draw_worlds: int = 0
+    """Take the sampled draws from this many resampled worlds
+    (:func:`~rummykit.bots.resample.resample`, the top pieces of each world's stock)
+    rather than from the unseen faces: a world also leaves out what the view shows an
+    opponent holding, such as a discard he took (0: unseen faces)."""
 
 
 LEVELS: dict[str, Level] = {
     "easy": Level(worlds=0, top_k=2, draws=20, board=4),
     "medium": Level(worlds=0, top_k=3, draws=60, board=14),
-    "hard": Level(worlds=0, top_k=5, draws=120, board=14),
+    "hard": Level(worlds=0, top_k=5, draws=120, board=14, draw_worlds=20),
 }
 """Difficulty levels for players, weakest first."""
 
@@ -229,6 +234,10 @@ class ExpertBot:
         return total / weight_sum
 
     def _draws(self, view: SeatView, rng: random.Random) -> list[tuple[Face, float]]:
+        if self.level.draw_worlds and view.stock_count:
+            drawn = _world_draws(view, rng, self.level.draw_worlds, self.level.draws)
+            if drawn:
+                return drawn
         pool = unseen_faces(view)
         if not pool:
             return []
@@ -284,6 +293,24 @@ class ExpertBot:
         taken = self._score([*rack, view.column[-1]], variant, rules)
         drawn = self._expected(rack, draws, variant, rules)
         return take if taken < drawn else Draw()
+
+
+def _world_draws(
+    view: SeatView, rng: random.Random, worlds: int, draws: int
+) -> list[tuple[Face, float]]:
+    """About ``draws`` next draws, the top pieces of the stocks of ``worlds`` worlds
+    consistent with ``view``: within a world every stock piece is equally likely to come
+    next, so each top piece is a fair sample (empty if no world is found)."""
+    per_world = max(1, -(-draws // worlds))
+    drawn: Counter[Face] = Counter()
+    for _ in range(worlds):
+        try:
+            world = resample(view, rng)
+        except ResampleError:
+            continue
+        drawn.update(world.faces[p] for p in world.stock[-per_world:])
+    # Weighted by how often each face came: one solve per distinct face.
+    return [(face, float(n)) for face, n in sorted(drawn.items())]
 
 
 def _threatened(view: SeatView) -> bool:
