@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from rummykit.engine.actions import Action
 from rummykit.engine.game import Game
 from rummykit.engine.view import SeatView, view
+from rummykit.model.pieces import Face
+from rummykit.rules.variant import find_variant
 
-__all__ = ["Bot", "play_to_end", "play_turn"]
+__all__ = ["Bot", "play_to_end", "play_turn", "unseen_faces"]
 
 
 class Bot(Protocol):
@@ -51,3 +54,16 @@ def play_to_end(
         if on_action is not None:
             on_action(seat, action)
     return count
+
+
+def unseen_faces(view: SeatView) -> list[Face]:
+    """The faces ``view``'s seat has not seen: in other racks, the stock or face down."""
+    variant = find_variant(view.variant)
+    left = Counter(variant.pieces(view.options).faces)
+    seen: list[Face] = [*view.rack, *view.column]
+    for formation in view.table:
+        seen.extend(formation.faces)
+    if view.indicator is not None and view.indicator_in_stock:
+        seen.append(view.indicator)
+    left.subtract(seen)
+    return sorted(left.elements())

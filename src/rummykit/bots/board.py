@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
+from rummykit.bots.base import unseen_faces
 from rummykit.engine.actions import (
     Action,
     Attach,
@@ -88,17 +89,6 @@ def wants_board(view: SeatView, legal: Sequence[Action], variant: Variant, limit
         return False
     rules = variant.rules_for(view.options)
     return tiles_short([f.kind for f in view.rack], rules) <= limit
-
-
-def _unseen_kinds(view: SeatView, variant: Variant) -> Counter[int]:
-    left = Counter(f.kind for f in variant.pieces(view.options).faces)
-    seen: list[Face] = [*view.rack, *view.column]
-    for formation in view.table:
-        seen.extend(formation.faces)
-    if view.indicator is not None and view.indicator_in_stock:
-        seen.append(view.indicator)
-    left.subtract(f.kind for f in seen)
-    return +left
 
 
 def _could_meld(kind: int, rest: Sequence[int]) -> bool:
@@ -170,7 +160,7 @@ def board_action(
         return max(closes, key=paid)
     rules = variant.rules_for(view.options)
     kinds = [f.kind for f in view.rack]
-    unseen = _unseen_kinds(view, variant)
+    unseen = Counter(f.kind for f in unseen_faces(view))
     if Draw() in legal:
         take = TakeColumn(len(view.column) - 1)
         if view.column and take in legal:

@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rummykit.bots.base import play_to_end
+from rummykit.bots.base import play_to_end, unseen_faces
 from rummykit.bots.board import (
     board_action,
     closing_tile_action,
@@ -76,19 +76,6 @@ LEVELS: dict[str, Level] = {
     "hard": Level(worlds=0, top_k=5, draws=120, board=14, draw_worlds=20),
 }
 """Difficulty levels for players, weakest first."""
-
-
-def unseen_faces(view: SeatView) -> list[Face]:
-    """The faces ``view``'s seat has not seen: in other racks, the stock or face down."""
-    variant = find_variant(view.variant)
-    left = Counter(variant.pieces(view.options).faces)
-    seen: list[Face] = [*view.rack, *view.column]
-    for formation in view.table:
-        seen.extend(formation.faces)
-    if view.indicator is not None and view.indicator_in_stock:
-        seen.append(view.indicator)
-    left.subtract(seen)
-    return sorted(left.elements())
 
 
 MARGIN = 2.0
@@ -164,16 +151,14 @@ class ExpertBot:
 
     def _discard_candidates(
         self, view: SeatView, legal: Sequence[Action], chosen: Discard, variant: Variant
-    ) -> list[Action]:
-        rack = list(view.rack)
+    ) -> list[Discard]:
         faces = sorted(
-            {a.face for a in legal if isinstance(a, Discard)},
-            key=lambda f: (tile_usefulness(f, rack, variant), -variant.score_value(f), f),
+            {a.face for a in legal if isinstance(a, Discard)}, key=_greedy_order(view, variant)
         )
         ranked = [chosen.face, *(f for f in faces if f != chosen.face)][: self.level.top_k]
         return [Discard(f) for f in ranked]
 
-    def _search(self, view: SeatView, candidates: list[Action], rng: random.Random) -> Action:
+    def _search(self, view: SeatView, candidates: Sequence[Action], rng: random.Random) -> Action:
         """The candidate with the best mean deal margin over sampled worlds."""
         if len(candidates) < 2:
             return candidates[0]
@@ -255,11 +240,7 @@ class ExpertBot:
         rng: random.Random,
     ) -> Action:
         rack = list(view.rack)
-        options = sorted(
-            {a.face for a in legal if isinstance(a, Discard)},
-            key=lambda f: (tile_usefulness(f, rack, variant), -variant.score_value(f), f),
-        )
-        candidates = [chosen.face, *(f for f in options if f != chosen.face)][: self.level.top_k]
+        candidates = [d.face for d in self._discard_candidates(view, legal, chosen, variant)]
         if len(candidates) < 2 or view.stock_count == 0:
             return chosen
         rules = variant.rules_for(view.options)
