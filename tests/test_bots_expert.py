@@ -22,12 +22,13 @@ from rummykit.bots import (
     play_turn,
 )
 from rummykit.bots.board import closing_tile_action, tiles_short
-from rummykit.bots.expert import Level, _world_draws, unseen_faces
+from rummykit.bots.expert import CARD_WEIGHT, Level, RackCost, _world_draws, unseen_faces
 from rummykit.bots.greedy import tile_usefulness
 from rummykit.engine.actions import Action, Attach, CloseBoard, DeclareBoard, Discard, Draw
 from rummykit.engine.game import Game, Phase
+from rummykit.engine.position import analysis_game
 from rummykit.engine.view import SeatView, view
-from rummykit.model.pieces import Face, Material
+from rummykit.model.pieces import Face, Material, parse_faces
 from rummykit.rules.remi_ro import REMI_RO
 from rummykit.rules.variant import all_variants
 
@@ -300,3 +301,107 @@ def test_hard_draws_from_worlds_leave_out_a_discard_the_opponent_took() -> None:
     assert qd not in {face for face, _ in drawn}
     assert {face for face, _ in drawn} <= set(unseen_faces(seen))
     assert LEVELS["hard"].draw_worlds > 0 and LEVELS["medium"].draw_worlds == 0
+
+
+# ------------------------------------------------------- Rommé: going out, rack cost
+
+
+def _romme_position(rack: str, table: Sequence[str], *, opened: bool = True) -> Game:
+    """Seat 0 to play after drawing, holding ``rack``; ``table`` laid by seat 1."""
+    formations = [[(f, None) for f in parse_faces(t, Material.CARDS)] for t in table]
+    return analysis_game(
+        "romme", parse_faces(rack, Material.CARDS), formations, players=2, opened=opened
+    )
+
+
+def _play_turn_out(game: Game, bot: ExpertBot | GreedyBot) -> list[Action]:
+    """Seat 0's actions until its turn ends (the deal ends or the turn passes)."""
+    played: list[Action] = []
+    rng = random.Random(0)
+    while not game.results and game.to_move == 0 and len(played) < 20:
+        action = bot.choose(view(game, 0), game.legal_actions(), rng)
+        game.apply(action)
+        played.append(action)
+    return played
+
+
+def test_expert_goes_out_with_a_rack_that_is_one_figure() -> None:
+    """RULES §8 (going out): a meld that empties the hand ends the deal, no discard
+    needed.  Greedy keeps a card back for a discard, so it throws a piece of the run."""
+    game = _romme_position("2C 3C 4C", ["5H 6H 7H"])
+    played = _play_turn_out(game, ExpertBot("medium"))
+    assert [type(a).__name__ for a in played] == ["Meld"]
+    assert game.results and game.results[0].scores[0] == 0
+    greedy = _romme_position("2C 3C 4C", ["5H 6H 7H"])
+    assert isinstance(_play_turn_out(greedy, GreedyBot())[-1], Discard)
+    assert not greedy.results
+
+
+def test_expert_goes_out_through_a_chain_of_lay_offs_and_a_closing_discard() -> None:
+    """RULES §8 (laying off, going out): 8H then 9H extend the hearts run, the clubs go
+    down as a figure, KS closes."""
+    game = _romme_position("9H 8H 2C 3C 4C KS", ["5H 6H 7H"])
+    played = _play_turn_out(game, ExpertBot("medium"))
+    assert game.results and game.results[0].scores[0] == 0
+    assert played[-1] == Discard(Face.parse("KS"))
+    assert sum(isinstance(a, Attach) for a in played) == 2
+
+
+def test_expert_does_not_go_out_from_its_opening_turn_with_lay_offs() -> None:
+    """RULES §8.5 (A-36): no lay-offs in the opening turn, so the rack cannot all go;
+    the expert plays on as usual and stays legal."""
+    game = _romme_position("9H 8H KS QS JS 2D", ["5H 6H 7H"], opened=False)
+    played = _play_turn_out(game, ExpertBot("medium"))
+    assert not any(isinstance(a, Attach) for a in played)
+    assert isinstance(played[-1], Discard)
+
+
+def _cost(rack: str, table: Sequence[str], *, opened: bool = True) -> tuple[RackCost, int]:
+    game = _romme_position(rack, table, opened=opened)
+    cost = RackCost(view(game, 0), game.variant)
+    return cost, cost.after_discard(parse_faces(rack, Material.CARDS))
+
+
+def test_rack_cost_counts_pieces_before_points() -> None:
+    # The costliest piece goes as the discard: a king left beats 2C and 3D left.
+    _, one_king = _cost("AS KD", [])
+    _, two_small = _cost("2C 3D 9S", [])
+    assert one_king == CARD_WEIGHT + 10 < two_small == 2 * CARD_WEIGHT + 5
+
+
+def test_rack_cost_lays_off_onto_the_table_in_chains() -> None:
+    cost, left = _cost("8H 9H KS", ["5H 6H 7H"])
+    assert left == 0
+    _, unopened = _cost("8H 9H KS", ["5H 6H 7H"], opened=False)
+    assert unopened == 2 * CARD_WEIGHT + 17
+    spots = {f for f in parse_faces("4H 8H QC AH 4D JK", Material.CARDS) if cost.is_spot(f)}
+    assert spots == set(parse_faces("4H 8H JK", Material.CARDS))
+    sets_and_aces, _ = _cost("2C", ["QS QH QD", "7S 7H 7C 7D", "AD 2D 3D", "JH QH KH"])
+    # The set takes its missing suit, the low-ace run only its top, J Q K the high ace.
+    assert {
+        str(f) for f in parse_faces("QC 4D AH 6D AC 8D", Material.CARDS) if sets_and_aces.is_spot(f)
+    } == {"QC", "4D", "AH"}
+
+
+def test_expected_cost_shortcut_is_exact() -> None:
+    """A draw touching neither the rack nor a lay-off spot is scored without a solve;
+    that must equal the full solve, over positions from real Rommé games."""
+    bot = ExpertBot("medium")
+    checked = 0
+    for seed in range(12):
+        game = Game("romme", 2, seed=seed)
+        bots = [GreedyBot(), GreedyBot()]
+        rng = random.Random(seed)
+        while not game.results and checked < 400:
+            seat = game.to_move
+            seen = view(game, seat)
+            if seen.opened[seat] and seen.table and len(seen.rack) > 1:
+                cost = RackCost(seen, game.variant)
+                rack = list(seen.rack)
+                for drawn in sorted(set(unseen_faces(seen)))[::5]:
+                    assert bot._expected(rack, [(drawn, 1.0)], cost) == cost.after_discard(
+                        [*rack, drawn]
+                    ), (rack, drawn)
+                    checked += 1
+            game.apply(bots[seat].choose(seen, game.legal_actions(), rng))
+    assert checked >= 400

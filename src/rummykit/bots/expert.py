@@ -7,10 +7,15 @@ possible, lay and attach everything) except at the decisions where it pays to th
   board (RULES §9.13) from a hand at most ``board`` tiles short of a contract — a
   contract pays 500 or more, a laid-out close about 200 — and keeps a lone 1 back as
   its closing tile, which doubles the closer's score (§9.11);
+* **going out**: when the whole rack can leave this turn (new formations, lay-offs
+  onto the table, at most one closing discard) it plays exactly that; greedy keeps a
+  piece back for a discard and so cannot meld a rack that is itself a formation;
 * **which piece to discard** — greedy ranks the discards; the expert keeps the top
-  ``top_k`` and scores each by the exact least deadwood
-  (:func:`rummykit.solver.least_deadwood`) after the next draw and the best following
-  discard, averaged over the pieces it has not seen (up to ``draws`` of them);
+  ``top_k`` and scores each by the rack it leaves after the next draw and the best
+  following discard, averaged over the pieces it has not seen (up to ``draws`` of
+  them).  The score (:class:`RackCost`) is exact (:func:`~rummykit.model.arrange.min_deadwood`):
+  the pieces left outside formations and lay-off spots on the table first — who goes
+  out first wins the deal — then their points, what the loser is charged;
 * **whether to take the top discard** where taking carries no obligation (Rommé, Basic
   Rummy, ...): scored the same way.
 
@@ -29,6 +34,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from rummykit.bots.base import play_to_end, unseen_faces
 from rummykit.bots.board import (
@@ -37,17 +43,25 @@ from rummykit.bots.board import (
     plays_board,
     wants_board,
 )
-from rummykit.bots.greedy import GreedyBot, tile_usefulness
+from rummykit.bots.greedy import GreedyBot, meld_action, tile_usefulness
 from rummykit.bots.resample import ResampleError, resample
-from rummykit.engine.actions import Action, Attach, DeclareBoard, Discard, Draw, TakeColumn
+from rummykit.engine.actions import (
+    Action,
+    Attach,
+    DeclareBoard,
+    Discard,
+    Draw,
+    TakeColumn,
+)
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.view import SeatView
-from rummykit.model.melds import MeldRules
-from rummykit.model.pieces import Face
+from rummykit.model.arrange import KIND_COUNT, Arrangement, kind_values, min_deadwood
+from rummykit.model.melds import HIGH_ACE
+from rummykit.model.pieces import JOKER_KIND, Face
 from rummykit.rules.variant import TakeUse, Variant, find_variant
 from rummykit.solver.deadwood import least_deadwood
 
-__all__ = ["LEVELS", "ExpertBot", "Level", "unseen_faces"]
+__all__ = ["CARD_WEIGHT", "LEVELS", "ExpertBot", "Level", "RackCost", "unseen_faces"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,11 +93,151 @@ LEVELS: dict[str, Level] = {
 
 
 MARGIN = 2.0
-"""Deadwood points a discard must save over greedy's pick to replace it."""
+"""Cost (in points; a piece left is :data:`CARD_WEIGHT`) a discard must save over greedy's pick
+to replace it."""
 
 THREAT = 3
 """An opened opponent with at most this many pieces may go out next turn (measured in
 2-seat Rommé: 3 and 5 did alike, docs/strength.md)."""
+
+
+CARD_WEIGHT = 100
+"""What :class:`RackCost` charges for each piece left on the rack, on top of its points:
+more than any piece is worth, so fewer pieces always score better (counting points
+alone, 50.9–52.3% of 2-seat Rommé deals were won; pieces first, 62%: docs/strength.md)."""
+
+
+class _Counted(NamedTuple):
+    counts: tuple[int, ...]
+    arrangement: Arrangement
+
+
+class RackCost:
+    """The one-ply score of a rack for the view's seat (lower is better).
+
+    A piece outside the rack's best formations costs :data:`CARD_WEIGHT` plus its
+    points, unless the seat, opened, could lay it off onto the table: at the end of a
+    run (a chain of them, each extending the run for the next) or into a set missing its
+    suit; a joker lays off onto any formation.  Exact over the rack's arrangements
+    (:func:`~rummykit.model.arrange.min_deadwood`); lay-off spots that formations laid
+    later would open are not counted.
+    """
+
+    def __init__(self, view: SeatView, variant: Variant) -> None:
+        self.rules = variant.rules_for(view.options)
+        self._points = _piece_points(variant)
+        # (suit, lowest position, highest position) of each run; kinds a set still takes.
+        self._runs: list[tuple[int, int, int]] = []
+        self._set_spots: set[int] = set()
+        self._joker_spot = False
+        if view.opened[view.seat] and view.table:
+            self._joker_spot = True
+            for formation in view.table:
+                naturals = [f for f in formation.faces if not f.is_joker]
+                if not naturals:
+                    continue
+                if formation.kind == "run":
+                    suit = naturals[0].suit_index
+                    self._runs.append((suit, min(formation.positions), max(formation.positions)))
+                elif len(formation.faces) < 4:
+                    have = {f.suit_index for f in naturals}
+                    rank = naturals[0].rank
+                    self._set_spots.update(s * 13 + rank - 1 for s in range(4) if s not in have)
+
+    def piece_cost(self, face: Face) -> int:
+        """What ``face`` costs left on the rack, unless it can be laid off."""
+        return CARD_WEIGHT + self._points[face.kind]
+
+    def is_spot(self, face: Face) -> bool:
+        """Whether ``face`` lays off onto the table as it is now."""
+        if face.is_joker:
+            return self._joker_spot
+        if face.kind in self._set_spots:
+            return True
+        return any(
+            (lo > 1 and _kind(suit, lo - 1) == face.kind)
+            or (hi < _top(lo) and _kind(suit, hi + 1) == face.kind)
+            for suit, lo, hi in self._runs
+        )
+
+    def free_kinds(self, counts: Sequence[int]) -> set[int]:
+        """The kinds of a rack (``counts``) the seat could lay off, runs extended in turn."""
+        free = {k for k in self._set_spots if counts[k]}
+        for suit, lo, hi in self._runs:
+            position = lo - 1
+            while position >= 1 and counts[_kind(suit, position)]:
+                free.add(_kind(suit, position))
+                position -= 1
+            position = hi + 1
+            while position <= _top(lo) and counts[_kind(suit, position)]:
+                free.add(_kind(suit, position))
+                position += 1
+        if self._joker_spot and counts[JOKER_KIND]:
+            free.add(JOKER_KIND)
+        return free
+
+    def values(self, counts: Sequence[int]) -> list[int]:
+        """Each kind's cost left on the rack ``counts`` (0 where it lays off)."""
+        free = self.free_kinds(counts)
+        return [0 if k in free else CARD_WEIGHT + p for k, p in enumerate(self._points)]
+
+    def arrange(self, rack: Sequence[Face]) -> _Counted:
+        """The rack's best arrangement under :meth:`values`."""
+        counts = [0] * KIND_COUNT
+        for face in rack:
+            counts[face.kind] += 1
+        return _Counted(tuple(counts), min_deadwood(counts, self.rules, self.values(counts)))
+
+    def after_discard(self, rack: Sequence[Face]) -> int:
+        """The cost of ``rack`` once its costliest leftover piece is discarded."""
+        counted = self.arrange(rack)
+        values = self.values(counted.counts)
+        worst = max((values[k] for k in counted.arrangement.deadwood), default=0)
+        return counted.arrangement.points - worst
+
+
+def _top(low: int) -> int:
+    """The highest position a run starting at ``low`` may reach: a run holds one ace."""
+    return HIGH_ACE if low > 1 else HIGH_ACE - 1
+
+
+def _kind(suit: int, position: int) -> int:
+    """The kind at run ``position`` (1..14, 14 the high ace) of ``suit``."""
+    return suit * 13 + (0 if position == HIGH_ACE else position - 1)
+
+
+_POINTS: dict[int, tuple[Variant, tuple[int, ...]]] = {}
+
+
+def _piece_points(variant: Variant) -> tuple[int, ...]:
+    known = _POINTS.get(id(variant))
+    if known is None or known[0] is not variant:
+        known = _POINTS[id(variant)] = (variant, kind_values(variant.score_value, variant.material))
+    return known[1]
+
+
+def going_out(view: SeatView, legal: Sequence[Action], variant: Variant) -> Action | None:
+    """The next step of emptying the rack this turn — a formation of the rack's best
+    arrangement, a lay-off, the closing discard — or None when the rack cannot all go
+    (or the engine refuses a step: then the usual play goes on)."""
+    if view.pending_jokers or view.must_use or not any(isinstance(a, Discard) for a in legal):
+        return None
+    cost = RackCost(view, variant)
+    counted = cost.arrange(view.rack)
+    free = cost.free_kinds(counted.counts)
+    stuck = [k for k in counted.arrangement.deadwood if k not in free]
+    if len(stuck) > 1:
+        return None
+    legal_set = set(legal)
+    for candidate in counted.arrangement.melds:
+        meld = meld_action(candidate, view.rack[0].material)
+        return meld if meld in legal_set else None
+    for k in counted.arrangement.deadwood:
+        if k in free:
+            return next((a for a in legal if isinstance(a, Attach) and a.face.kind == k), None)
+    if len(view.rack) == 1:
+        return next((a for a in legal if isinstance(a, Discard)), None)
+    return None
 
 
 class ExpertBot:
@@ -113,7 +267,9 @@ class ExpertBot:
                     return board
             elif self.level.board >= 0 and wants_board(view, legal, variant, self.level.board):
                 return DeclareBoard()
-        action = self._search_or_greedy(view, legal, variant, rng)
+        action = (
+            going_out(view, legal, variant) if view.opened[view.seat] else None
+        ) or self._search_or_greedy(view, legal, variant, rng)
         return closing_tile_action(view, legal, action, variant, order) or action
 
     def _search_or_greedy(
@@ -186,34 +342,25 @@ class ExpertBot:
 
     # ------------------------------------------------------------------ search
 
-    def _score(self, rack: list[Face], variant: Variant, rules: MeldRules) -> int:
-        """Deadwood of ``rack`` after its best discard (lower is better)."""
-        best = least_deadwood(rack, variant, rules=rules)
-        worst = max((variant.score_value(f) for f in best.deadwood), default=0)
-        return best.points - worst
-
     def _expected(
-        self,
-        rack: list[Face],
-        draws: Sequence[tuple[Face, float]],
-        variant: Variant,
-        rules: MeldRules,
+        self, rack: list[Face], draws: Sequence[tuple[Face, float]], cost: RackCost
     ) -> float:
-        """The mean of :meth:`_score` over weighted draws; a draw that cannot touch a
-        meld of the rack (no same rank, no suit neighbour within two) costs no search."""
+        """The mean of :meth:`RackCost.after_discard` over weighted draws; a draw that
+        cannot touch a formation of the rack or a lay-off spot costs no search."""
         if not draws:
-            return float(self._score(rack, variant, rules))
-        base = least_deadwood(rack, variant, rules=rules)
-        worst = max((variant.score_value(f) for f in base.deadwood), default=0)
-        near = {(f.suit_index, f.rank) for f in rack if not rules.is_wild(f)}
+            return float(cost.after_discard(rack))
+        base = cost.arrange(rack)
+        values = cost.values(base.counts)
+        worst = max((values[k] for k in base.arrangement.deadwood), default=0)
+        near = {(f.suit_index, f.rank) for f in rack if not cost.rules.is_wild(f)}
         ranks = {r for _, r in near}
         total = weight_sum = 0.0
         for face, weight in draws:
-            if not rules.is_wild(face) and not _touches(face, near, ranks):
-                value = variant.score_value(face)
-                score = base.points + value - max(worst, value)
+            if cost.rules.is_wild(face) or _touches(face, near, ranks) or cost.is_spot(face):
+                score = cost.after_discard([*rack, face])
             else:
-                score = self._score([*rack, face], variant, rules)
+                value = cost.piece_cost(face)
+                score = base.arrangement.points + value - max(worst, value)
             total += weight * score
             weight_sum += weight
         return total / weight_sum
@@ -243,7 +390,7 @@ class ExpertBot:
         candidates = [d.face for d in self._discard_candidates(view, legal, chosen, variant)]
         if len(candidates) < 2 or view.stock_count == 0:
             return chosen
-        rules = variant.rules_for(view.options)
+        cost = RackCost(view, variant)
         # Common random numbers: every candidate meets the same sampled worlds.
         draws = self._draws(view, rng)
         best_face, best_value = chosen.face, float("inf")
@@ -252,7 +399,7 @@ class ExpertBot:
             rest.remove(face)
             # Greedy's pick keeps a small edge: a deviation must look clearly better.
             edge = MARGIN if face == chosen.face else 0.0
-            value = self._expected(rest, draws, variant, rules) - edge
+            value = self._expected(rest, draws, cost) - edge
             if value < best_value:
                 best_face, best_value = face, value
         return Discard(best_face)
@@ -266,13 +413,13 @@ class ExpertBot:
         play = variant.play_rules(view.options)
         if take not in legal or play.take_use is not TakeUse.NONE:
             return Draw()
-        rules = variant.rules_for(view.options)
+        cost = RackCost(view, variant)
         rack = list(view.rack)
         draws = self._draws(view, rng)
         if not draws:
             return Draw()
-        taken = self._score([*rack, view.column[-1]], variant, rules)
-        drawn = self._expected(rack, draws, variant, rules)
+        taken = cost.after_discard([*rack, view.column[-1]])
+        drawn = self._expected(rack, draws, cost)
         return take if taken < drawn else Draw()
 
 

@@ -26,11 +26,11 @@ from rummykit.engine.actions import (
 from rummykit.engine.game import Phase
 from rummykit.engine.view import SeatView
 from rummykit.model.candidates import Candidate
-from rummykit.model.pieces import Face
+from rummykit.model.pieces import Face, Material
 from rummykit.rules.variant import Variant, find_variant
 from rummykit.solver.opening import best_opening, opening_requirement
 
-__all__ = ["GreedyBot", "tile_usefulness"]
+__all__ = ["GreedyBot", "meld_action", "tile_usefulness"]
 
 _NO_STRUCTURE = {"opening_structure": "none", "opening_min_points": 0}
 
@@ -61,8 +61,8 @@ def tile_usefulness(face: Face, rack: Sequence[Face], variant: Variant) -> int:
     return partners * 20 - variant.score_value(face)
 
 
-def _meld_action(cand: Candidate, face: Face) -> Meld:
-    material = face.material
+def meld_action(cand: Candidate, material: Material) -> Meld:
+    """The action laying ``cand`` with every joker declared."""
     return Meld(cand.faces(material), cand.declared(material))
 
 
@@ -150,7 +150,7 @@ class GreedyBot:
                     rules=variant.rules_for(view.options),
                 )
                 if lay.melds and (opened or lay.valid_opening):
-                    self._plan = [_meld_action(c, tile) for c in lay.melds]
+                    self._plan = [meld_action(c, tile.material) for c in lay.melds]
                     return last
         return Draw() if Draw() in legal else next(iter(legal))
 
@@ -172,7 +172,7 @@ class GreedyBot:
                 rules=variant.rules_for(view.options),
             )
             if lay.melds and (opened or lay.valid_opening):
-                actions: list[Action] = [_meld_action(c, rack[0]) for c in lay.melds]
+                actions: list[Action] = [meld_action(c, rack[0].material) for c in lay.melds]
                 self._plan = actions[1:]
                 return actions[0]
         # Lay-offs only once opened (before that they count only in a Hand), and never
