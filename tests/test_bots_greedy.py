@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -310,3 +311,30 @@ def test_greedy_opens_under_the_options_meld_rules(monkeypatch: pytest.MonkeyPat
     play_to_end(game, [GreedyBot(), GreedyBot()], random.Random(8), stop_at_deal_end=True)
     assert seen, "greedy looked for an opening"
     assert all(r == REMI_RO.rules_for(game.options) for r in seen)
+
+
+def test_greedy_takes_back_a_turn_it_cannot_finish_and_says_so_for_that_turn_only() -> None:
+    """RULES §8 (joker exchange, A-39): the freed joker must go into a new figure.
+    Greedy lays it off, cannot finish the turn, resets and discards; the expert reads
+    :meth:`GreedyBot.reset_this_turn` so it never replays the same moves."""
+    from rummykit.engine.actions import ExchangeJoker, ResetTurn
+    from rummykit.engine.position import analysis_game
+    from rummykit.model.pieces import Face, Material, parse_faces
+
+    run = [(f, None) for f in parse_faces("5H JK 7H", Material.CARDS)]
+    run[1] = (Face.parse("JK"), Face.parse("6H"))
+    game = analysis_game("romme", parse_faces("6H 2C 9D", Material.CARDS), [run], players=2)
+    game.apply(next(a for a in game.legal_actions() if isinstance(a, ExchangeJoker)))
+    bot, rng = GreedyBot(), random.Random(0)
+    played: list[Action] = []
+    while game.to_move == 0:
+        seen = view(game, 0)
+        played.append(bot.choose(seen, game.legal_actions(), rng))
+        game.apply(played[-1])
+        if played[-1] == ResetTurn():
+            assert bot.reset_this_turn(view(game, 0))
+    assert ResetTurn() in played and isinstance(played[-1], Discard)
+    # The seat's next turn starts afresh.
+    later = view(game, 0)
+    turns = (later.turns_taken[0] + 1, *later.turns_taken[1:])
+    assert not bot.reset_this_turn(replace(later, turns_taken=turns))

@@ -267,9 +267,11 @@ class ExpertBot:
                     return board
             elif self.level.board >= 0 and wants_board(view, legal, variant, self.level.board):
                 return DeclareBoard()
-        action = (
-            going_out(view, legal, variant) if view.opened[view.seat] else None
-        ) or self._search_or_greedy(view, legal, variant, rng)
+        # After a reset the turn is played safe (greedy's rule), so it cannot loop.
+        finish = view.opened[view.seat] and not self._greedy.reset_this_turn(view)
+        action = (going_out(view, legal, variant) if finish else None) or self._search_or_greedy(
+            view, legal, variant, rng
+        )
         return closing_tile_action(view, legal, action, variant, order) or action
 
     def _search_or_greedy(

@@ -78,6 +78,13 @@ class GreedyBot:
         # repeat a sequence of moves that could not be committed.
         self._reset_this_turn = False
 
+    def reset_this_turn(self, view: SeatView) -> bool:
+        """Whether this bot took back the turn ``view`` is in (``reset``)."""
+        return self._reset_this_turn and self._plan_key == (
+            view.deal_number,
+            view.turns_taken[view.seat],
+        )
+
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         """Pick an action from ``legal`` for ``view``'s seat.
 
