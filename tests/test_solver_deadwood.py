@@ -7,10 +7,11 @@ import pytest
 from ilp_support import Family, families, ilp_best, sample_racks
 from rummykit.model.candidates import counts_of
 from rummykit.model.melds import MeldRules
-from rummykit.model.pieces import Face, Material, parse_faces
+from rummykit.model.pieces import JOKER_KIND, Face, Material, parse_faces
 from rummykit.rules import find_variant
 from rummykit.rules.remi_ro import REMI_RO
 from rummykit.solver import Deadwood, least_deadwood
+from rummykit.solver.deadwood import kind_points
 
 FAMILIES = families()
 
@@ -60,3 +61,13 @@ def test_matches_integer_program(family: Family) -> None:
         if got.points != total - melded:
             mismatches.append((" ".join(map(str, hand)), got.points, total - melded))
     assert mismatches == []
+
+
+def test_kind_points_are_the_variants_score_values_built_once() -> None:
+    romme = find_variant("romme")
+    points = kind_points(romme)
+    assert len(points) == JOKER_KIND + 1
+    assert points[JOKER_KIND] == 30 and points[Face.parse("AS").kind] == 11
+    assert points[Face.parse("7H").kind] == 7 and points[Face.parse("QD").kind] == 10
+    assert kind_points(romme) is points
+    assert kind_points(find_variant("remi_ro")) is not points

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -55,11 +55,11 @@ from rummykit.engine.actions import (
 )
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.view import SeatView
-from rummykit.model.arrange import KIND_COUNT, Arrangement, kind_values, min_deadwood
+from rummykit.model.arrange import KIND_COUNT, Arrangement, min_deadwood
 from rummykit.model.melds import HIGH_ACE
 from rummykit.model.pieces import JOKER_KIND, Face
 from rummykit.rules.variant import TakeUse, Variant, find_variant
-from rummykit.solver.deadwood import least_deadwood
+from rummykit.solver.deadwood import kind_points, least_deadwood
 
 __all__ = ["CARD_WEIGHT", "LEVELS", "ExpertBot", "Level", "RackCost", "unseen_faces"]
 
@@ -108,7 +108,10 @@ alone, 50.9–52.3% of 2-seat Rommé deals were won; pieces first, 62%: docs/str
 
 
 class _Counted(NamedTuple):
-    counts: tuple[int, ...]
+    free: set[int]
+    """The rack's kinds the seat could lay off."""
+    values: list[int]
+    """Each kind's cost left on this rack (:meth:`RackCost.values`)."""
     arrangement: Arrangement
 
 
@@ -125,7 +128,7 @@ class RackCost:
 
     def __init__(self, view: SeatView, variant: Variant) -> None:
         self.rules = variant.rules_for(view.options)
-        self._points = _piece_points(variant)
+        self._points = kind_points(variant)
         # (suit, lowest position, highest position) of each run; kinds a set still takes.
         self._runs: list[tuple[int, int, int]] = []
         self._set_spots: set[int] = set()
@@ -150,35 +153,27 @@ class RackCost:
 
     def is_spot(self, face: Face) -> bool:
         """Whether ``face`` lays off onto the table as it is now."""
-        if face.is_joker:
-            return self._joker_spot
-        if face.kind in self._set_spots:
-            return True
-        return any(
-            (lo > 1 and _kind(suit, lo - 1) == face.kind)
-            or (hi < _top(lo) and _kind(suit, hi + 1) == face.kind)
-            for suit, lo, hi in self._runs
-        )
+        return face.kind in self.free_kinds({face.kind})
 
-    def free_kinds(self, counts: Sequence[int]) -> set[int]:
-        """The kinds of a rack (``counts``) the seat could lay off, runs extended in turn."""
-        free = {k for k in self._set_spots if counts[k]}
+    def free_kinds(self, held: Collection[int]) -> set[int]:
+        """The kinds in ``held`` (a rack's kinds) the seat could lay off, runs extended
+        in turn."""
+        free = {k for k in self._set_spots if k in held}
         for suit, lo, hi in self._runs:
             position = lo - 1
-            while position >= 1 and counts[_kind(suit, position)]:
+            while position >= 1 and _kind(suit, position) in held:
                 free.add(_kind(suit, position))
                 position -= 1
             position = hi + 1
-            while position <= _top(lo) and counts[_kind(suit, position)]:
+            while position <= _top(lo) and _kind(suit, position) in held:
                 free.add(_kind(suit, position))
                 position += 1
-        if self._joker_spot and counts[JOKER_KIND]:
+        if self._joker_spot and JOKER_KIND in held:
             free.add(JOKER_KIND)
         return free
 
-    def values(self, counts: Sequence[int]) -> list[int]:
-        """Each kind's cost left on the rack ``counts`` (0 where it lays off)."""
-        free = self.free_kinds(counts)
+    def values(self, free: Collection[int]) -> list[int]:
+        """Each kind's cost left on a rack whose ``free`` kinds lay off (those cost 0)."""
         return [0 if k in free else CARD_WEIGHT + p for k, p in enumerate(self._points)]
 
     def arrange(self, rack: Sequence[Face]) -> _Counted:
@@ -186,13 +181,14 @@ class RackCost:
         counts = [0] * KIND_COUNT
         for face in rack:
             counts[face.kind] += 1
-        return _Counted(tuple(counts), min_deadwood(counts, self.rules, self.values(counts)))
+        free = self.free_kinds({face.kind for face in rack})
+        values = self.values(free)
+        return _Counted(free, values, min_deadwood(counts, self.rules, values))
 
     def after_discard(self, rack: Sequence[Face]) -> int:
         """The cost of ``rack`` once its costliest leftover piece is discarded."""
         counted = self.arrange(rack)
-        values = self.values(counted.counts)
-        worst = max((values[k] for k in counted.arrangement.deadwood), default=0)
+        worst = max((counted.values[k] for k in counted.arrangement.deadwood), default=0)
         return counted.arrangement.points - worst
 
 
@@ -206,32 +202,19 @@ def _kind(suit: int, position: int) -> int:
     return suit * 13 + (0 if position == HIGH_ACE else position - 1)
 
 
-_POINTS: dict[int, tuple[Variant, tuple[int, ...]]] = {}
-
-
-def _piece_points(variant: Variant) -> tuple[int, ...]:
-    known = _POINTS.get(id(variant))
-    if known is None or known[0] is not variant:
-        known = _POINTS[id(variant)] = (variant, kind_values(variant.score_value, variant.material))
-    return known[1]
-
-
 def going_out(view: SeatView, legal: Sequence[Action], variant: Variant) -> Action | None:
     """The next step of emptying the rack this turn — a formation of the rack's best
     arrangement, a lay-off, the closing discard — or None when the rack cannot all go
     (or the engine refuses a step: then the usual play goes on)."""
     if view.pending_jokers or view.must_use or not any(isinstance(a, Discard) for a in legal):
         return None
-    cost = RackCost(view, variant)
-    counted = cost.arrange(view.rack)
-    free = cost.free_kinds(counted.counts)
-    stuck = [k for k in counted.arrangement.deadwood if k not in free]
-    if len(stuck) > 1:
+    counted = RackCost(view, variant).arrange(view.rack)
+    free = counted.free
+    if sum(k not in free for k in counted.arrangement.deadwood) > 1:
         return None
-    legal_set = set(legal)
-    for candidate in counted.arrangement.melds:
-        meld = meld_action(candidate, view.rack[0].material)
-        return meld if meld in legal_set else None
+    if counted.arrangement.melds:
+        meld = meld_action(counted.arrangement.melds[0], view.rack[0].material)
+        return meld if meld in legal else None
     for k in counted.arrangement.deadwood:
         if k in free:
             return next((a for a in legal if isinstance(a, Attach) and a.face.kind == k), None)
@@ -288,7 +271,8 @@ class ExpertBot:
                 return _shed(view, legal, variant)
             if not view.opened[view.seat] and variant.play_rules(view.options).opening_min_points:
                 # Before an opening with a points minimum, greedy's partner count serves
-                # better than deadwood: measured in 2-seat remi_ro (docs/strength.md).
+                # as well as a searched score or better: measured in 2-seat remi_ro and
+                # Rommé (docs/strength.md).
                 return action
             if self.level.worlds:
                 return self._search(
@@ -352,8 +336,7 @@ class ExpertBot:
         if not draws:
             return float(cost.after_discard(rack))
         base = cost.arrange(rack)
-        values = cost.values(base.counts)
-        worst = max((values[k] for k in base.arrangement.deadwood), default=0)
+        worst = max((base.values[k] for k in base.arrangement.deadwood), default=0)
         near = {(f.suit_index, f.rank) for f in rack if not cost.rules.is_wild(f)}
         ranks = {r for _, r in near}
         total = weight_sum = 0.0

@@ -17,7 +17,7 @@ from rummykit.model.pieces import JOKER_KIND, Face
 from rummykit.rules.options import Options
 from rummykit.rules.variant import Variant
 
-__all__ = ["Deadwood", "least_deadwood"]
+__all__ = ["Deadwood", "kind_points", "least_deadwood"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +36,15 @@ class Deadwood:
 _VALUES: dict[int, tuple[Variant, tuple[int, ...]]] = {}
 
 
+def kind_points(variant: Variant) -> tuple[int, ...]:
+    """The variant's ``score_value`` of every face kind (53 entries, the joker last),
+    built once per variant."""
+    known = _VALUES.get(id(variant))
+    if known is None or known[0] is not variant:
+        known = _VALUES[id(variant)] = (variant, kind_values(variant.score_value, variant.material))
+    return known[1]
+
+
 def least_deadwood(
     faces: Sequence[Face],
     variant: Variant,
@@ -51,11 +60,7 @@ def least_deadwood(
     """
     if rules is None:
         rules = variant.meld_rules if options is None else variant.rules_for(options)
-    known = _VALUES.get(id(variant))
-    if known is None or known[0] is not variant:
-        known = _VALUES[id(variant)] = (variant, kind_values(variant.score_value, variant.material))
-    values = known[1]
-    arrangement = min_deadwood(counts_of([f.kind for f in faces]), rules, values)
+    arrangement = min_deadwood(counts_of([f.kind for f in faces]), rules, kind_points(variant))
     material = variant.material
     left = tuple(
         Face.joker(material) if k == JOKER_KIND else Face.of(material, k // 13, k % 13 + 1)
