@@ -2,6 +2,8 @@
 
     python benchmarks/solver.py            # 1,000 racks per row (a few minutes)
     python benchmarks/solver.py --quick    # 40 racks per row, for smoke tests
+    python benchmarks/solver.py --json results.json   # the rows as data as well
+
 
 Each row solves the same seeded racks of 14-15 pieces, two of them jokers, with
 rummykit's exact solver and with the integer-programming formulation the
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import platform
 import random
 import statistics
@@ -127,6 +130,13 @@ def main() -> None:
         default="remi_ro,double",
         help="comma-separated variants (default: remi_ro,double)",
     )
+    parser.add_argument(
+        "--json",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="also write the rows to FILE as JSON (the solver library may print to stdout)",
+    )
     args = parser.parse_args()
     count = args.racks or (40 if args.quick else 1000)
     header = (
@@ -138,6 +148,7 @@ def main() -> None:
     print(header)
     print("-" * len(header))
     failed = False
+    rows: list[dict[str, object]] = []
     for name in args.variants.split(","):
         variant = find_variant(name.strip())
         measured = racks(variant, count, seed=1)
@@ -157,7 +168,21 @@ def main() -> None:
                 f"{med_ilp:>8.3f} {p99(ilp_ms):>7.3f} {med_ilp / med:>5.0f}x "
                 f"{agree:>3}/{count}"
             )
+            rows.append(
+                {
+                    "variant": variant.name,
+                    "objective": label,
+                    "rummykit_median_ms": med,
+                    "rummykit_p99_ms": p99(ours_ms),
+                    "ilp_median_ms": med_ilp,
+                    "ilp_p99_ms": p99(ilp_ms),
+                    "agree": agree,
+                    "racks": count,
+                }
+            )
     print(f"targets: median <= {TARGETS['median']} ms, p99 <= {TARGETS['p99']} ms")
+    if args.json is not None:
+        args.json.write_text(json.dumps({"targets": TARGETS, "rows": rows}, indent=2) + "\n")
     if failed:
         print("DISAGREEMENT: the solver and the ILP found different optima")
         sys.exit(1)
