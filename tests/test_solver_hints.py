@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
 from remi_ro_support import faces, pass_turn, run_out, stacked_game
 from romme_support import romme_game
-from rummykit.engine.actions import parse_action
+from rummykit.bots import GreedyBot, RandomBot
+from rummykit.engine.actions import Action, ProposeSwap, parse_action
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.position import analysis_game
-from rummykit.engine.view import view
+from rummykit.engine.view import SeatView, view
 from rummykit.model.pieces import Face, Material, parse_faces
-from rummykit.solver.hints import Hint, hints, hints_json, penalty_warning
+from rummykit.solver.hints import Hint, advise, hints, hints_json, penalty_warning
 from scripting import draw, play
 
 CARDS = Material.CARDS
+VARIANTS = ("basic", "continental", "double", "german2", "remi_ro", "remmi_de", "romme", "vienna")
 
 
 def tiles(text: str) -> tuple[Face, ...]:
@@ -214,3 +222,79 @@ def test_continental_hints_count_cards_not_points() -> None:
     assert discard.topic == "discard"
     assert "points" not in discard.reason
     assert "outside runs" in discard.reason
+
+
+# ------------------------------------------------------------- property: every variant
+
+
+class HintFollower:
+    """A bot that always follows the first hint with actions, step by step, and falls
+    back to the greedy bot only where no hint applies (pre-play, deal end)."""
+
+    name = "hint-follower"
+
+    def __init__(self) -> None:
+        self.plan: list[str] = []
+        self.fallback = GreedyBot()
+        self.followed = 0
+
+    def choose(self, seen: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
+        by_text = {str(a): a for a in legal}
+        if self.plan and self.plan[0] in by_text:
+            return by_text[self.plan.pop(0)]
+        self.plan = []
+        for hint in advise(seen, [a for a in legal if not isinstance(a, ProposeSwap)]):
+            if hint.actions:
+                self.plan = list(hint.actions)
+                self.followed += 1
+                return by_text[self.plan.pop(0)]
+        return self.fallback.choose(seen, legal, rng)
+
+
+def _check_hints_are_legal(game: Game) -> int:
+    """Play every action of every hint from ``game`` on a copy, checking each is legal
+    at that moment; return the number of hints checked."""
+    found = hints(game)
+    for hint in found:
+        trial = game.copy()
+        for text in hint.actions:
+            action = parse_action(text, game.pieces.material)
+            assert trial.can(action), f"{game.variant.name}: hint {hint} step {text!r} illegal"
+            trial.apply(action)
+    return len(found)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_hints_are_legal_and_following_them_costs_no_announcement_penalty(
+    variant: str,
+) -> None:
+    # Issue 12 (11): >= 1,000 positions from seeded games of a hint follower (seat 0)
+    # against greedy and random bots; every hinted action is legal in turn, and the
+    # follower never ends a turn owing an announcement (RULES §9.11, -500).
+    positions = 0
+    seed = 0
+    followed = 0
+    while positions < 1000:
+        game = Game(variant, seed=seed)
+        rng = random.Random(seed)
+        follower = HintFollower()
+        bots: list[Any] = [follower] + [
+            GreedyBot() if s % 2 else RandomBot() for s in range(1, game.players)
+        ]
+        steps = 0
+        while game.phase not in (Phase.DEAL_END, Phase.MATCH_END) and steps < 3000:
+            seat = game.to_move
+            if game.phase is not Phase.SHOWDOWN:
+                _check_hints_are_legal(game)
+                positions += 1
+            legal = game.legal_actions()
+            action = bots[seat].choose(view(game, seat), legal, rng)
+            game.apply(action)
+            assert not game.three_violation[0], f"{variant} seed {seed}: -500 after hints"
+            steps += 1
+        if game.results:
+            outcome = game.results[-1]
+            assert outcome.scores[0] != -500 or not game.play.three_announcement
+        followed += follower.followed
+        seed += 1
+    assert followed > 100

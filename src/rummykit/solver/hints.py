@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from rummykit.engine.actions import (
@@ -500,9 +501,22 @@ def _counts_cards(me: _Seat) -> bool:
     return me.variant.find_layout is not None
 
 
+def _values(me: _Seat) -> tuple[int, ...]:
+    return _ONE_EACH if _counts_cards(me) else kind_points(me.variant)
+
+
+@lru_cache(maxsize=8192)
+def _arrangement(
+    counts: tuple[int, ...], rules: MeldRules, values: tuple[int, ...]
+) -> tuple[int, frozenset[int]]:
+    """(least deadwood, kinds left unmatched) of a hand, cached: advice asks about the
+    same hands again and again (the rack, then the rack without each candidate)."""
+    found = min_deadwood(counts, rules, values)
+    return found.points, frozenset(found.deadwood)
+
+
 def _left(me: _Seat, faces: Sequence[Face]) -> int:
-    values = _ONE_EACH if _counts_cards(me) else kind_points(me.variant)
-    return min_deadwood(counts_of([f.kind for f in faces]), me.rules, values).points
+    return _arrangement(counts_of([f.kind for f in faces]), me.rules, _values(me))[0]
 
 
 def _value(me: _Seat, face: Face) -> int:
@@ -518,14 +532,28 @@ def _unmatched(me: _Seat, left: int) -> str:
 def _best_discard(
     me: _Seat, rack: Sequence[Face], choices: Sequence[Face] | None = None, keep: Face | None = None
 ) -> tuple[int, Face] | None:
+    """(deadwood left, face) of the discard leaving the least deadwood, or None."""
+    values = _values(me)
+    whole, loose = _arrangement(counts_of([f.kind for f in rack]), me.rules, values)
+    top_loose = max((values[k] for k in loose), default=-1)
     best: tuple[int, int, int, Face] | None = None
     for face in sorted(set(rack if choices is None else choices)):
         if keep is not None and face == keep and rack.count(face) < 2:
             continue
-        rest = list(rack)
-        rest.remove(face)
+        # Dropping a matched piece of value v leaves at least (deadwood - v); dropping
+        # an unmatched one at most that: only unmatched pieces, or matched ones worth
+        # more than every unmatched piece, can leave the least.
+        if loose and face.kind not in loose and values[face.kind] <= top_loose:
+            continue
+        if face.kind in loose:
+            # The best arrangement minus an unmatched piece is the best of the rest.
+            left = whole - values[face.kind]
+        else:
+            rest = list(rack)
+            rest.remove(face)
+            left = _left(me, rest)
         # Least deadwood left; then keep wild pieces; then shed the higher-valued piece.
-        key = (_left(me, rest), me.rules.is_wild(face), -me.variant.score_value(face), face)
+        key = (left, me.rules.is_wild(face), -me.variant.score_value(face), face)
         if best is None or key < best:
             best = key
     return None if best is None else (best[0], best[3])
