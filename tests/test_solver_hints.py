@@ -282,7 +282,7 @@ def test_hints_are_legal_and_following_them_costs_no_announcement_penalty(
             GreedyBot() if s % 2 else RandomBot() for s in range(1, game.players)
         ]
         steps = 0
-        while game.phase not in (Phase.DEAL_END, Phase.MATCH_END) and steps < 3000:
+        while game.phase not in (Phase.DEAL_END, Phase.MATCH_END) and steps < 250:
             seat = game.to_move
             if game.phase is not Phase.SHOWDOWN:
                 _check_hints_are_legal(game)
