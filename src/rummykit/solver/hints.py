@@ -451,15 +451,13 @@ def _joker_usable(me: _Seat, action: ExchangeJoker) -> bool:
     """Whether the joker an exchange frees can be used as the rules require (§8.5, §9.10)."""
     if me.play.exchanged_joker_use == "none":
         return True
-    if _opening_due(me):
-        return False
+    joker = Face.joker(me.material)
     rest = list(me.rack)
     for face in action.faces:
         rest.remove(face)
-    rest.append(Face.joker(me.material))
-    joker = Face.joker(me.material)
-    lay = best_opening(rest, me.variant, _FREE, keep=me.keep, must_include=joker, rules=me.rules)
-    return bool(lay.melds)
+    rest.append(joker)
+    # A new formation with the joker (the opening, if one is still due) must be possible.
+    return _first_laydown(me, rest, must=joker) is not None
 
 
 def _closing_hints(me: _Seat, legal: Sequence[Action]) -> list[Hint]:
