@@ -16,7 +16,7 @@ from rummykit.engine.game import Game, Phase
 from rummykit.engine.position import analysis_game
 from rummykit.engine.view import SeatView, view
 from rummykit.model.pieces import Face, Material, parse_faces
-from rummykit.solver.hints import Hint, advise, hints, hints_json, penalty_warning
+from rummykit.solver.hints import TOPICS, Hint, advise, hints, hints_json, penalty_warning
 from scripting import draw, play
 
 CARDS = Material.CARDS
@@ -66,6 +66,7 @@ def test_exchange_hint_and_json() -> None:
     assert "exchange" not in topics(tight)
     data = hints_json(found)
     assert {"topic", "actions", "reason"} == set(data[0])
+    assert all(h.topic in TOPICS for h in found)
 
 
 def test_unopened_player_is_told_the_opening_minimum() -> None:

@@ -54,7 +54,21 @@ from rummykit.rules.variant import OpeningStructure, PlayRules, TakeUse, Variant
 from rummykit.solver.deadwood import kind_points
 from rummykit.solver.opening import Laydown, best_opening, opening_requirement
 
-__all__ = ["Hint", "advise", "hints", "hints_json", "penalty_warning"]
+__all__ = ["TOPICS", "Hint", "advise", "hints", "hints_json", "penalty_warning"]
+
+TOPICS = (
+    "atu",
+    "draw",
+    "take",
+    "out",
+    "laydown",
+    "reset",
+    "attach",
+    "exchange",
+    "close",
+    "discard",
+)
+"""Every :attr:`Hint.topic` (interfaces translate them)."""
 
 _FREE = {"opening_structure": "none", "opening_min_points": 0}
 _ONE_EACH = (1,) * 53
