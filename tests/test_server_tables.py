@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from romme_support import romme_game
 from rummykit.server.tables import Lobby
+from scripting import draw, play
 
 # Found in the browser: Rommé, seat 2 an ``easy`` expert.  It takes the discard, lays
 # two runs (39 points, one short of the opening), and its greedy plan resets the turn;
@@ -47,3 +49,23 @@ def test_bots_finish_the_game_that_once_livelocked() -> None:
     assert table.game.is_over and table.status == "finished"
     resets = sum(str(action) == "reset" for _, action in table.game.log)
     assert resets <= 2, f"{resets} resets: a bot keeps undoing its turn"
+
+
+def test_hints_after_a_partial_opening_count_this_turns_laydown() -> None:
+    # Issue 12 (11), RULES §8.5: the browser said no laydown meets the opening after
+    # 36 points were laid this turn; the hint frame now completes it with [QS QH QD].
+    lobby = Lobby(None)
+    table, seat, _ = lobby.create(
+        variant="romme", players=2, options={}, bots={1: "greedy"}, name="Ana"
+    )
+    assert seat == 0 and table.row.status == "playing"
+    table.game = romme_game(2, {0: "2H 3H 4H 9S 9D 9C QS QH QD"})
+    assert table.hints(0)[0]["topic"] in ("draw", "take")
+    assert table.hints(1) == []
+    draw(table.game)
+    play(table.game, "meld [2H 3H 4H]", "meld [9S 9D 9C]")
+    found = table.hints(0)
+    assert found[0]["actions"] == ["meld [QS QH QD]"]
+    assert "36 points laid this turn" in found[0]["reason"]
+    legal = [str(a) for a in table.game.legal_actions()]
+    assert all(h["actions"][0] in legal for h in found if h["actions"])
