@@ -274,7 +274,7 @@ def _why_not_take(me: _Seat, face: Face) -> str:
     if _obliged_to_use(me):
         if _opening_due(me):
             return f"{face} cannot be part of an opening you can lay this turn"
-        return f"{face} cannot go into a new formation this turn, as taking it would require"
+        return f"{face} would have to go into a new formation this turn, and none can take it"
     return f"{face} does not improve your hand ({_unmatched(me, _left(me, list(me.rack)))})"
 
 
