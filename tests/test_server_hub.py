@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.exceptions import ConnectionClosed
 from starlette.websockets import WebSocketDisconnect
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from live_server import LiveServer
@@ -233,9 +233,7 @@ def test_canary_over_real_websockets(live: LiveServer) -> None:
 
 
 def _playing_table(api: Any) -> tuple[str, dict[str, Any], dict[str, Any]]:
-    a = api.post(
-        "/api/tables", json={"variant": "basic", "players": 2, "name": "A"}
-    ).json()
+    a = api.post("/api/tables", json={"variant": "basic", "players": 2, "name": "A"}).json()
     b = api.post(f"/api/tables/{a['code']}/join", json={"name": "B"}).json()
     return a["code"], a, b
 
@@ -256,7 +254,7 @@ def test_leaving_closes_the_seats_sockets_before_anyone_else_sits(tmp_path: Path
     # Issue 12 §2: after ``leave`` the old socket kept getting the seat's frames — the new
     # occupant's rack on ``resync`` — and its actions were applied for the new occupant.
     with client(sqlite_url(tmp_path)) as api:
-        code, a, b = _playing_table(api)
+        code, _, b = _playing_table(api)
         with api.websocket_connect(f"/ws/{code}?token={b['token']}") as old:
             until(old, "state")
             assert _after_ping(old)[-1]["type"] == "pong"

@@ -96,7 +96,7 @@ def test_nothing_of_the_deal_exists_until_the_last_seat_is_filled() -> None:
 
 def test_the_stored_seed_and_actions_reproduce_the_game() -> None:
     lobby = Lobby(None)
-    table, token = _open_table(lobby)
+    table, _ = _open_table(lobby)
     table.sit("Ion")
     for _ in range(6):
         mover = table.game.to_move
@@ -131,7 +131,9 @@ def test_a_bad_name_is_refused_and_changes_nothing(name: str) -> None:
         lobby.create(variant="remi_ro", players=2, options={}, bots={}, name=name)
     assert refused.value.code == "bad_name" and len(lobby.tables) == 1
     with pytest.raises(ProtocolError):
-        lobby.create(variant="remi_ro", players=2, options={}, bots={}, name="", table_name=name)
+        lobby.create(
+            variant="remi_ro", players=2, options={}, bots={}, name="", table_name=name + "x" * 40
+        )
     assert len(lobby.tables) == 1
 
 
