@@ -154,7 +154,14 @@ class Store:
         return str(self.engine.dialect.name)
 
     def migrate(self, revision: str = "head") -> None:
-        """Bring the schema to ``revision`` (Alembic ``upgrade``; default the newest)."""
+        """Bring the schema up to ``revision`` (Alembic ``upgrade``; default the newest)."""
+        self._alembic("upgrade", revision)
+
+    def downgrade(self, revision: str) -> None:
+        """Take the schema back to ``revision`` (Alembic ``downgrade``)."""
+        self._alembic("downgrade", revision)
+
+    def _alembic(self, direction: str, revision: str) -> None:
         from alembic import command
         from alembic.config import Config
 
@@ -171,7 +178,7 @@ class Store:
             try:
                 with conn.begin():
                     config.attributes["connection"] = conn
-                    command.upgrade(config, revision)
+                    getattr(command, direction)(config, revision)
                     if sqlite:
                         broken = conn.exec_driver_sql("PRAGMA foreign_key_check").all()
                         if broken:
