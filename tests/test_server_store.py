@@ -350,6 +350,11 @@ def test_loading_repairs_a_half_written_table(url: str, stores: list[Store]) -> 
         assert loaded is not None and loaded[0].status == status
     assert _seats(stores[-1], ghost.code)[1] == ("open", None)
     assert stores[-1].load_table(stuck.code)[0].seed == started.row.seed  # type: ignore[index]
+    # A consistent table is loaded without a write (any write would now fail).
+    _fail_updates_of(stores[-1], "rk_seats")
+    _fail_updates_of(stores[-1], "rk_tables")
+    stores.append(Store(url))
+    assert Lobby(stores[-1]).get(ghost.code).row.seats[0].name == "Ana"
 
 
 def test_migration_0002_drops_early_seeds_and_scopes_action_ids_by_seat(

@@ -296,11 +296,12 @@ class Table:
         elif self.row.status in ("open", "playing"):
             full = all(s.kind != "open" for s in seats)
             if full and (self.row.status == "open" or self.row.seed is None):
+                # Every seat taken, but the start was never stored: deal now.
                 header = {"status": "playing", "seed": self._draw_seed()}
             elif not full and self.row.status == "open" and self.row.seed is not None:
                 header["seed"] = None  # drawn before the deal by an older server
-            elif not full and self.row.seed is None:
-                header["status"] = "open"
+            elif not full and self.row.status == "playing" and self.row.seed is None:
+                header["status"] = "open"  # started without a deal: wait for the seats
         if not fixed and not header:
             return
         self._write(fixed, **header)
