@@ -49,6 +49,7 @@ NAME_LIMIT = 40
 TABLE_NAME_LIMIT = 80
 """... and in a table's (variant titles are long)."""
 SEED_BITS = 62
+"""Deal seeds are 62-bit (they fit the store's signed 64-bit column)."""
 
 
 class ProtocolError(Exception):
@@ -522,7 +523,9 @@ class Lobby:
         Returns the table, the creator's seat and token (None, None when every seat
         is a bot: the creator watches).  ``seed`` fixes the deal's seed (tests); by
         default it is drawn when the last seat is filled."""
-        creator = clean_name(name, "P1") if sit_creator else ""
+        # Names are checked before anything is stored: a refused name creates nothing.
+        if sit_creator:
+            clean_name(name, "")
         title = clean_name(table_name, "", "table name", TABLE_NAME_LIMIT)
         try:
             v = find_variant(variant)
@@ -567,7 +570,7 @@ class Lobby:
         self.tables[row.code] = table
         if full or not sit_creator:
             return table, None, None
-        seat, token = table.sit(creator)
+        seat, token = table.sit(name)
         return table, seat, token
 
     def rematch(self, table: Table, seat: int) -> tuple[Table, int, str]:
