@@ -274,7 +274,10 @@ class Table:
     def _repair(self, events: Sequence[EventRow]) -> None:
         """Make a header loaded from the store consistent (a crash or an older server
         may have left it half-written): a seat nobody holds is open, a table whose seats
-        are all taken is dealt, an open table has no seed.  Stored first, then kept."""
+        are all taken is dealt, an open table has no seed.  Stored first, then kept.
+        A finished table is left as it is: nobody acts at it, and its record stays."""
+        if self.row.status == "finished":
+            return
         fixed: list[SeatRow] = []
         for s in self.row.seats:
             if s.kind == "human" and s.token_hash is None:
@@ -294,7 +297,7 @@ class Table:
                 raise RuntimeError(f"table {self.code}: {len(events)} events but no seed")
             if self.row.status == "open":
                 header["status"] = "playing"
-        elif self.row.status in ("open", "playing"):
+        else:
             full = all(s.kind != "open" for s in seats)
             if full and (self.row.status == "open" or self.row.seed is None):
                 # Every seat taken, but the start was never stored: deal now.
