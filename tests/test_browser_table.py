@@ -112,6 +112,10 @@ def _two_people_and_two_bots(
         seats=["open", "bot:greedy", "bot:greedy"],
         options=options,
     )
+    # Issue 12 §1: before the last seat is taken there is no deal: the page waits and
+    # has no view (no rack) to show.
+    ana.wait_for_selector("#waiting:not([hidden])")
+    assert snapshot(ana)["view"] is None and ana.locator("#rack .piece").count() == 0
     bob, bob_errors = _page(browser, "de-DE")
     join_table(bob, url, code, "Bob")
     wait_for_state(ana)
