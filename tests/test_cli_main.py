@@ -520,6 +520,140 @@ def test_replay_of_a_file_that_is_not_a_record(runner: CliRunner, tmp_path: Path
     assert "does not exist" in usage_error(runner, "replay", str(tmp_path / "missing.json"))
 
 
+def one_line_failure(result: Result) -> str:
+    """A handled failure: non-zero exit, no traceback, one line on stderr."""
+    assert result.exit_code not in (0, None), result.output
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+def _edited(records: Path, name: str, edit: Any) -> Path:
+    record = json.loads((records / "game-00000.json").read_text(encoding="utf-8"))
+    edit(record)
+    path = records.parent / name
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return path
+
+
+def test_replay_of_a_file_that_is_not_utf8(runner: CliRunner, records: Path) -> None:
+    bad = records.parent / "latin1.json"
+    bad.write_bytes((records / "game-00000.json").read_bytes().replace(b'"P1"', b'"P\xe91"'))
+    bad.write_bytes(bad.read_bytes() + b"\xff")
+    line = one_line_failure(invoke(runner, "replay", str(bad)))
+    assert line.startswith("invalid record: cannot read record")
+    assert "not UTF-8" in line
+
+
+def test_replay_of_deeply_nested_json(runner: CliRunner, tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 200_000 + "]" * 200_000, encoding="utf-8")
+    line = one_line_failure(invoke(runner, "replay", str(deep)))
+    assert "too deeply nested" in line
+    result = invoke(runner, "replay", "--json", str(deep))
+    assert result.exit_code == 1
+    assert "too deeply nested" in json.loads(result.stdout)["error"]
+
+
+def test_replay_rejects_edited_totals(runner: CliRunner, records: Path) -> None:
+    def edit(record: dict[str, Any]) -> None:
+        record["totals"][0] += 100
+
+    bad = _edited(records, "totals.json", edit)
+    line = one_line_failure(invoke(runner, "replay", str(bad)))
+    assert "invalid record: the recorded totals" in line
+    result = invoke(runner, "replay", "--json", str(bad))
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["valid"] is False
+
+
+def test_replay_rejects_a_deal_total_edited_in_the_results(
+    runner: CliRunner, records: Path
+) -> None:
+    def edit(record: dict[str, Any]) -> None:
+        record["results"][0]["totals"][1] -= 1
+
+    line = one_line_failure(invoke(runner, "replay", str(_edited(records, "deal.json", edit))))
+    assert "deal 1 totals is recorded as" in line
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("seed", "abc"), ("players", "2"), ("finished", "yes"), ("seats", 3)]
+)
+def test_replay_checks_the_type_of_every_field(
+    runner: CliRunner, records: Path, field: str, value: Any
+) -> None:
+    def edit(record: dict[str, Any]) -> None:
+        record[field] = value
+
+    line = one_line_failure(invoke(runner, "replay", str(_edited(records, "typed.json", edit))))
+    assert f"invalid record: field '{field}' must be" in line
+
+
+# --------------------------------------------------------------------- serve
+
+
+@pytest.fixture
+def no_server(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+    """Record the arguments ``serve`` would start the server with, never starting it."""
+    import rummykit.server
+
+    calls: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(rummykit.server, "run", lambda *args, **kw: calls.append(args))
+    return calls
+
+
+@pytest.mark.parametrize("port", ["99999", "65536", "0", "-1"])
+def test_serve_refuses_a_port_out_of_range(
+    runner: CliRunner, no_server: list[tuple[Any, ...]], port: str
+) -> None:
+    out = usage_error(runner, "serve", "--port", port)
+    assert "--port" in out
+    assert "1<=x<=65535" in out
+    assert no_server == []
+
+
+def test_serve_passes_a_valid_port_and_database_on(
+    runner: CliRunner, no_server: list[tuple[Any, ...]], tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'tables.db'}"
+    out = ok(runner, "serve", "--port", "8123", "--database-url", url)
+    assert "http://127.0.0.1:8123/" in out
+    assert no_server == [("127.0.0.1", 8123, url)]
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("bogus://x", "bogus"),
+        ("not a url", "not a database URL"),
+        ("postgresql://nobody:secret@127.0.0.1:1/none", "cannot connect"),
+    ],
+)
+def test_serve_refuses_a_database_it_cannot_open(
+    runner: CliRunner, no_server: list[tuple[Any, ...]], url: str, reason: str
+) -> None:
+    line = one_line_failure(invoke(runner, "serve", "--database-url", url))
+    assert line.startswith("Error: cannot open the database")
+    assert reason in line
+    assert "secret" not in line
+    assert no_server == []
+
+
+def test_serve_refuses_an_sqlite_file_in_a_missing_folder(
+    runner: CliRunner, no_server: list[tuple[Any, ...]], tmp_path: Path
+) -> None:
+    folder = tmp_path / "missing"
+    line = one_line_failure(
+        invoke(runner, "serve", "--database-url", f"sqlite:///{folder / 'tables.db'}")
+    )
+    assert f"folder {folder} does not exist" in line
+    assert not folder.exists()
+    assert no_server == []
+
+
 # --------------------------------------------------------------------- play
 
 

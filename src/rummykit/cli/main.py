@@ -538,7 +538,13 @@ def replay_cmd(file: Path, as_json: bool) -> None:
 
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    default=8000,
+    show_default=True,
+    help="Port to listen on (1-65535).",
+)
 @click.option(
     "--database-url",
     default=None,
@@ -573,8 +579,50 @@ def serve(host: str, port: int, database_url: str | None, bot_delay: float, grac
             f"the server needs the 'server' extra ({exc.name} is missing): "
             "pip install 'rummykit[server]' (from a clone: pip install -e '.[server]')"
         ) from None
+    if database_url is not None:
+        _check_database(database_url)
     click.echo(f"rummykit server on http://{host}:{port}/  (Ctrl+C stops it)")
     run(host, port, database_url, settings=HubSettings(bot_delay=bot_delay, grace=grace))
+
+
+def _check_database(url: str) -> None:
+    """Open (and migrate) the database at ``url`` once before serving, so that a URL
+    that cannot work ends in one clear line instead of a traceback from the server."""
+    import sqlalchemy as sa
+
+    from rummykit.server.store import Store, normalize_url
+
+    try:
+        parsed = sa.engine.make_url(normalize_url(url))
+    except sa.exc.ArgumentError:
+        raise click.ClickException(
+            f"cannot open the database {url!r}: not a database URL "
+            "(e.g. postgresql://user@host/db or sqlite:///path/to/file.db)"
+        ) from None
+    shown = parsed.render_as_string(hide_password=True)
+    database = parsed.database or ""
+    if parsed.get_backend_name() == "sqlite" and database not in ("", ":memory:"):
+        folder = Path(database).expanduser().parent
+        if not database.startswith("file:") and not folder.is_dir():
+            # SQLite creates the file but not its folder; a typo should not make one.
+            raise click.ClickException(
+                f"cannot open the database {shown}: the folder {folder} does not exist"
+            )
+    try:
+        Store(url).close()
+    except sa.exc.NoSuchModuleError:
+        reason = f"no database driver for {parsed.drivername!r} (use postgresql:// or sqlite:///)"
+    except sa.exc.DBAPIError as exc:
+        reason = "cannot connect: " + _first_line(str(exc.orig))
+    except (sa.exc.SQLAlchemyError, ImportError, OSError) as exc:
+        reason = _first_line(str(exc))
+    else:
+        return
+    raise click.ClickException(f"cannot open the database {shown}: {reason}")
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else "unknown error"
 
 
 from rummykit.cli.tournament import tournament  # noqa: E402  (a command of its own module)
