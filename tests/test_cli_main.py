@@ -221,6 +221,47 @@ def test_meld_errors(runner: CliRunner) -> None:
     assert "PIECES" in usage_error(runner, "meld", "remi_ro")
 
 
+def not_in_pack(runner: CliRunner, *args: str) -> str:
+    """A piece outside the variant's pack: exit 1, one line on stderr; with --json, a
+    JSON error on stdout naming the piece and the rule."""
+    line = one_line_failure(invoke(runner, *args))
+    result = invoke(runner, *args, "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert set(data) == {"error", "piece", "rule"}
+    assert data["rule"] in line
+    assert data["piece"] in line
+    return line
+
+
+@pytest.mark.parametrize(("variant", "rule"), [("basic", "§3.1"), ("german2", "§5.1")])
+def test_meld_refuses_a_joker_in_a_game_without_jokers(
+    runner: CliRunner, variant: str, rule: str
+) -> None:
+    """RULES §3.1, §5.1: neither Basic Rummy nor German Rummy for two has jokers."""
+    line = not_in_pack(runner, "meld", variant, "5H", "6H", "JK")
+    assert line.startswith(f"Error: JK is not in the {variant} pack")
+    assert f"(RULES {rule})" in line
+
+
+def test_meld_follows_the_options_that_decide_the_pack(runner: CliRunner) -> None:
+    """RULES §8.1/A-34: Rommé has jokers unless jokers_per_deck = 0."""
+    assert ok(runner, "meld", "romme", "5H", "6H", "JK").startswith("valid run")
+    line = not_in_pack(runner, "meld", "romme", "5H", "6H", "JK", "-o", "jokers_per_deck=0")
+    assert "§8.1" in line
+    assert "§9.1" in not_in_pack(runner, "meld", "remi_ro", "J", "J", "J", "R5")
+
+
+def test_solve_and_hint_refuse_pieces_outside_the_pack(runner: CliRunner) -> None:
+    line = not_in_pack(runner, "solve", "basic", "--hand", "5H 6H 7H JK", "--goal", "laydown")
+    assert "JK" in line and "§3.1" in line
+    line = not_in_pack(runner, "hint", "german2", "--hand", "5H 6H JK")
+    assert "JK" in line and "§5.1" in line
+    # The hand and the table together: basic has one 5H.
+    line = not_in_pack(runner, "hint", "basic", "--hand", "5H 9C", "--table", "[5H 6H 7H]")
+    assert "5H is named 2 times" in line
+
+
 # --------------------------------------------------------------------- solve
 
 
@@ -314,11 +355,10 @@ def test_solve_errors(runner: CliRunner) -> None:
 @pytest.mark.parametrize("variant", [v.name for v in all_variants()])
 def test_solve_deadwood_for_every_variant(runner: CliRunner, variant: str) -> None:
     """Issue 3: `solve V --hand ... --goal deadwood` answers for every registered variant."""
-    hand = (
-        "R1 R2 R3 B7 K7 Y7 J Y13"
-        if find_variant(variant).material == "tiles"
-        else ("AH 2H 3H 7S 7D 7C JK KD")
-    )
+    v = find_variant(variant)
+    # Only pieces of the variant's pack (RULES §3.1, §5.1: no jokers in basic, german2).
+    joker = "JK" if v.pieces(v.resolve(v.default_players)).joker_count else "9C"
+    hand = "R1 R2 R3 B7 K7 Y7 J Y13" if v.material == "tiles" else f"AH 2H 3H 7S 7D 7C {joker} KD"
     data = as_json(runner, "solve", variant, "--hand", hand, "--goal", "deadwood", "--json")
     # A variant scored by layouts (Continental) also says whether the hand forms one.
     layouts = {"layout", "pattern"} if find_variant(variant).find_layout is not None else set()
@@ -733,7 +773,8 @@ def test_double_rules_meld_simulate_and_replay(runner: CliRunner, tmp_path: Path
     starred = [line for line in out.splitlines() if line.startswith(" *")]
     assert len(starred) == 1 and starred[0].startswith(" *joker_count = 3 (default 2)")
     assert as_json(runner, "meld", "--json", "double", "7C", "7C", "7D")["kind"] == "set"
-    assert as_json(runner, "meld", "--json", "basic", "7C", "7C", "7D")["valid"] is False
+    # One pack in Basic Rummy (RULES §3.1): a second 7C does not exist there.
+    assert "7C is named 2 times" in not_in_pack(runner, "meld", "basic", "7C", "7C", "7D")
     data = as_json(
         runner,
         "simulate",

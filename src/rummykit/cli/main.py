@@ -22,10 +22,16 @@ from rummykit.engine.actions import parse_piece_token
 from rummykit.engine.game import Game
 from rummykit.engine.position import analysis_game
 from rummykit.engine.record import RecordError, load_record, replay
-from rummykit.model.pieces import NotationError
+from rummykit.model.pieces import Face, NotationError
 from rummykit.rules.meldcheck import check_meld
-from rummykit.rules.options import OptionError, parse_option_value
-from rummykit.rules.variant import UnknownVariantError, Variant, all_variants, find_variant
+from rummykit.rules.options import OptionError, Options, parse_option_value
+from rummykit.rules.variant import (
+    PieceNotInPackError,
+    UnknownVariantError,
+    Variant,
+    all_variants,
+    find_variant,
+)
 from rummykit.solver import goal_names, solve_goal
 from rummykit.solver.hints import hints, hints_json
 
@@ -329,6 +335,18 @@ def _pieces(variant: Variant, tokens: tuple[str, ...]) -> tuple[list[Any], list[
     return faces, declared
 
 
+def _check_pack(variant: Variant, faces: list[Face], options: Options, as_json: bool) -> None:
+    """Refuse pieces the variant's pack (with these options) does not hold: one line
+    on stderr, or a JSON error naming the piece and the rule, and exit status 1."""
+    try:
+        variant.check_pieces(faces, options)
+    except PieceNotInPackError as exc:
+        if as_json:
+            click.echo(json.dumps({"error": str(exc), "piece": exc.piece, "rule": exc.rule}))
+            sys.exit(1)
+        raise click.ClickException(str(exc)) from None
+
+
 @cli.command()
 @click.argument("variant")
 @click.argument("pieces", nargs=-1, required=True)
@@ -348,6 +366,7 @@ def meld(
         options = v.resolve(v.default_players, _options(v, option_pairs))
     except OptionError as exc:
         raise click.UsageError(str(exc)) from None
+    _check_pack(v, faces, options, as_json)
     verdict = check_meld(v, faces, declared, options=options)
     data = verdict.to_json()
     if as_json:
@@ -395,6 +414,7 @@ def solve(
         options = v.resolve(v.default_players, _options(v, option_pairs))
     except OptionError as exc:
         raise click.UsageError(str(exc)) from None
+    _check_pack(v, faces, options, as_json)
     goals = goal_names(v, options)
     if goal not in goals:
         known = ", ".join(repr(g) for g in goals)
@@ -482,6 +502,11 @@ def hint(
             group, marks = _pieces(v, (chunk,))
             groups.append(list(zip(group, marks, strict=True)))
     options = _options(v, option_pairs)
+    try:
+        resolved = v.resolve(v.default_players, options)
+    except OptionError as exc:
+        raise click.BadParameter(str(exc)) from None
+    _check_pack(v, faces + [f for group in groups for f, _ in group], resolved, as_json)
     try:
         game = analysis_game(v.name, faces, groups, options=options, opened=opened)
     except (ValueError, OptionError) as exc:
