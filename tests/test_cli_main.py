@@ -682,6 +682,22 @@ def test_serve_refuses_a_database_it_cannot_open(
     assert no_server == []
 
 
+def test_serve_refuses_a_database_of_an_unknown_schema(
+    runner: CliRunner, no_server: list[tuple[Any, ...]], tmp_path: Path
+) -> None:
+    """A database migrated by a newer rummykit (an unknown Alembic revision)."""
+    import sqlite3
+
+    path = tmp_path / "newer.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE alembic_version (version_num VARCHAR(32) PRIMARY KEY)")
+        db.execute("INSERT INTO alembic_version VALUES ('fromthefuture')")
+    line = one_line_failure(invoke(runner, "serve", "--database-url", f"sqlite:///{path}"))
+    assert line.startswith("Error: cannot open the database")
+    assert "fromthefuture" in line
+    assert no_server == []
+
+
 def test_serve_refuses_an_sqlite_file_in_a_missing_folder(
     runner: CliRunner, no_server: list[tuple[Any, ...]], tmp_path: Path
 ) -> None:

@@ -614,6 +614,7 @@ def _check_database(url: str) -> None:
     """Open (and migrate) the database at ``url`` once before serving, so that a URL
     that cannot work ends in one clear line instead of a traceback from the server."""
     import sqlalchemy as sa
+    from alembic.util import CommandError
 
     from rummykit.server.store import Store, normalize_url
 
@@ -621,7 +622,8 @@ def _check_database(url: str) -> None:
         parsed = sa.engine.make_url(normalize_url(url))
     except sa.exc.ArgumentError:
         raise click.ClickException(
-            f"cannot open the database {url!r}: not a database URL "
+            # The text is not echoed: it may hold a password that could not be found.
+            "cannot open the database: --database-url is not a database URL "
             "(e.g. postgresql://user@host/db or sqlite:///path/to/file.db)"
         ) from None
     shown = parsed.render_as_string(hide_password=True)
@@ -639,7 +641,7 @@ def _check_database(url: str) -> None:
         reason = f"no database driver for {parsed.drivername!r} (use postgresql:// or sqlite:///)"
     except sa.exc.DBAPIError as exc:
         reason = "cannot connect: " + _first_line(str(exc.orig))
-    except (sa.exc.SQLAlchemyError, ImportError, OSError) as exc:
+    except (sa.exc.SQLAlchemyError, CommandError, ImportError, OSError) as exc:
         reason = _first_line(str(exc))
     else:
         return
