@@ -450,6 +450,13 @@ def test_deeply_nested_json_is_a_clear_error(tmp_path: Path) -> None:
         load_record(nested)
 
 
+def test_an_integer_too_long_to_read_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "long.json"
+    path.write_text('{"format": "rummykit-record", "seed": ' + "7" * 5000 + "}", encoding="utf-8")
+    with pytest.raises(RecordError, match="cannot read record"):
+        load_record(path)
+
+
 def test_edited_totals_are_detected(finished: list[Game]) -> None:
     """Replay recomputes the match totals and names the difference."""
     record = record_of(finished[1])

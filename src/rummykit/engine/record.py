@@ -95,7 +95,8 @@ def load_record(path: str | Path) -> dict[str, Any]:
         ) from None
     except RecursionError:
         raise RecordError(f"cannot read record {path}: its JSON is too deeply nested") from None
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError) as exc:
+        # ValueError: not JSON, or an integer too long to convert (Python's digit limit).
         raise RecordError(f"cannot read record {path}: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
         raise RecordError(f"{path} is not a {RECORD_FORMAT} file")
