@@ -98,6 +98,19 @@ def test_meldcheck_counts_opening_points(api: Any) -> None:
     assert bad.status_code == 400
 
 
+def test_meldcheck_refuses_a_piece_outside_the_pack(api: Any) -> None:
+    """RULES §3.1: Basic Rummy has no jokers; Rommé has them unless jokers_per_deck = 0."""
+    bad = api.post("/api/meldcheck", json={"variant": "basic", "pieces": ["5H", "6H", "JK"]})
+    assert bad.status_code == 400
+    assert "JK" in bad.text
+    assert "§3.1" in bad.text
+    body = {"variant": "romme", "pieces": ["5H", "6H", "JK"]}
+    assert api.post("/api/meldcheck", json=body).json()["valid"] is True
+    none = api.post("/api/meldcheck", json={**body, "options": {"jokers_per_deck": 0}})
+    assert none.status_code == 400
+    assert "§8.1" in none.text
+
+
 def _two_seat_table(api: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     a = create(api, variant="basic", players=2, name="A", options={"match_deals": 1})
     b = api.post(f"/api/tables/{a['code']}/join", json={"name": "B"}).json()

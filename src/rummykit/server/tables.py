@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummykit.bots import BOTS, Bot, make_bot
-from rummykit.engine.actions import Action, ProposeSwap, parse_action
+from rummykit.engine.actions import Action, parse_action
 from rummykit.engine.errors import IllegalActionError
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.record import record_of
-from rummykit.engine.view import spectator_view, view
+from rummykit.engine.view import seat_legal_actions, spectator_view, view
 from rummykit.rules.options import OptionError
 from rummykit.rules.variant import UnknownVariantError, find_variant
 from rummykit.server.frames import hands_of, hints_for, state_frame
@@ -92,13 +92,9 @@ class Applied:
 
 
 def legal_notation(game: Game, seat: int) -> list[str]:
-    """Legal actions of ``seat`` in notation (empty unless it is to move).
-
-    Double-swap proposals are left out: whether one is legal depends on the other
-    seat's rack, which this seat may not know (the action is still accepted)."""
-    if game.to_move != seat or game.is_over:
-        return []
-    return [str(a) for a in game.legal_actions() if not isinstance(a, ProposeSwap)]
+    """Legal actions of ``seat`` in notation (empty unless it is to move), as the seat
+    may know them (:func:`~rummykit.engine.view.seat_legal_actions`)."""
+    return [str(a) for a in seat_legal_actions(game, seat)]
 
 
 def build_frame(
