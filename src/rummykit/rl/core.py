@@ -16,7 +16,7 @@ from typing import Any, Literal, NoReturn
 import numpy as np
 import numpy.typing as npt
 
-from rummykit.engine import DealResult, Game, IllegalActionError, Phase
+from rummykit.engine import DealResult, Game, IllegalActionError, Phase, seat_legal_actions
 from rummykit.engine.actions import Action, NextDeal
 from rummykit.model.pieces import PieceSet
 from rummykit.rl.actions import ActionCodec, action_codec
@@ -41,11 +41,13 @@ the other seats' scores (an explicit, opt-in shaping that makes the game zero-su
 In variants whose match is won with the *lowest* total (penalty points), rewards
 are the negated scores, so that more reward is always better."""
 
+
 def is_match_option(name: str) -> bool:
     """Whether a variant option sets a match's length (``match_deals``, ``match_mode``,
     ``match_loss_threshold``, ``target_score``, ...): passing any of them makes an
     episode the whole match, ended by the variant's rules; otherwise it is one deal."""
     return name.startswith("match_") or name == "target_score"
+
 
 DEFAULT_MAX_STEPS_PER_DEAL = 5_000
 """Agent actions allowed in one deal before the episode is truncated.
@@ -155,7 +157,8 @@ class Table:
                 self._legal = {}
             else:
                 encode = self.codec.encode
-                self._legal = {encode(a): a for a in game.legal_actions()}
+                legal = seat_legal_actions(game, game.to_move)
+                self._legal = {encode(a): a for a in legal}
             self._legal_key = len(game.log)
         return self._legal
 

@@ -40,12 +40,11 @@ from rummykit.engine.actions import (
     ExchangeJoker,
     GoOut,
     Meld,
-    ProposeSwap,
     ResetTurn,
     TakeColumn,
 )
 from rummykit.engine.game import Game, Phase
-from rummykit.engine.view import FormationView, SeatView, view
+from rummykit.engine.view import FormationView, SeatView, seat_legal_actions, view
 from rummykit.model.arrange import min_deadwood
 from rummykit.model.candidates import Candidate, counts_of
 from rummykit.model.melds import MeldKind, MeldRules
@@ -95,9 +94,7 @@ def hints(game: Game) -> list[Hint]:
     if game.phase not in (Phase.PREPLAY, Phase.ROUND1, Phase.TURNS):
         return []
     seat = game.to_move
-    # A swap's legality depends on another rack: it is no part of what a seat knows.
-    legal = [a for a in game.legal_actions() if not isinstance(a, ProposeSwap)]
-    return advise(view(game, seat), legal)
+    return advise(view(game, seat), seat_legal_actions(game, seat))
 
 
 def hints_json(found: Sequence[Hint]) -> list[dict[str, Any]]:

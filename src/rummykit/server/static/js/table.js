@@ -494,8 +494,9 @@ function renderControls() {
   const extra = $("extra-actions");
   extra.replaceChildren();
   const shown = new Set(["draw", "take", "meld", "attach", "exchange", "discard"]);
-  const offers = [...S.legal, ...swapOffers(sel)];
-  for (const text of offers) {
+  // Swap offers (RULES §9.4) are listed like any other action: the server lists
+  // exactly what this seat may know to be legal.
+  for (const text of S.legal) {
     const a = parseAction(text);
     if (shown.has(a.verb)) continue;
     const button = el("button", "action legal", describe(text, seatName));
@@ -503,19 +504,6 @@ function renderControls() {
     button.addEventListener("click", () => sendAction(text));
     extra.append(button);
   }
-}
-
-/** Offering one tile of a double (RULES §9.4): the server does not list these, since
- *  their legality depends on the other seat's rack; offer them for a selected double. */
-function swapOffers(sel) {
-  const v = S.view;
-  if (!v || v.phase !== "preplay" || !myTurn() || !v.options.doubles_swap_enabled) return [];
-  if (sel.length !== 1 || S.order.filter((f) => f === sel[0]).length < 2) return [];
-  const out = [];
-  for (let seat = 0; seat < v.players; seat += 1) {
-    if (seat !== S.seat) out.push(`swap ${sel[0]} P${seat + 1}`);
-  }
-  return out;
 }
 
 function renderLog() {
