@@ -301,6 +301,43 @@ def test_illegal_move_is_explained(browser: Any, server: str) -> None:
     assert snapshot(page)["eventId"] == state["eventId"]
 
 
+def test_a_move_that_costs_a_penalty_asks_first(browser: Any, server: str) -> None:
+    """Issue 12 (10): a move the rules penalise asks for confirmation.  Play on the
+    board (RULES §9.13) is final and costs the unopened penalty if another player
+    closes first: Cancel sends nothing, "Play it anyway" plays it."""
+    page, errors = _page(browser)
+    create_table(page, server, variant="remi_ro", name="Ana", seats=["bot:greedy"] * 3)
+    state = wait_for_state(page)
+    for _ in range(40):
+        state = snapshot(page)
+        if "board" in state["legal"]:
+            break
+        for answer in ("decline", "ready"):
+            if answer in state["legal"]:
+                perform(page, answer)
+                break
+        page.wait_for_function(
+            "after => window.rummykitTable.eventId > after", arg=state["eventId"]
+        )
+    assert "board" in state["legal"]
+    board = page.locator('#extra-actions button[data-action="board"]')
+    board.click()
+    warning = page.locator("#warning")
+    warning.wait_for(state="visible")
+    assert "§9.13" in page.inner_text("#warning-text")
+    assert page.inner_text("#warning-confirm") == catalog("en")["button.play_anyway"]
+    page.click("#warning-cancel")
+    assert warning.is_hidden()
+    page.wait_for_timeout(300)
+    assert snapshot(page)["eventId"] == state["eventId"], "a cancelled move was sent"
+    board.click()
+    warning.wait_for(state="visible")
+    page.click("#warning-confirm")
+    after = wait_for_state(page, state["eventId"])
+    assert after["view"]["board"][after["seat"]]
+    assert not errors.errors
+
+
 def test_static_files_are_served(server: str) -> None:
     import urllib.request
 

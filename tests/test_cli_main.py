@@ -71,7 +71,7 @@ def test_version(runner: CliRunner) -> None:
         ("rules", ["rules summary", "--option", "--players"]),
         ("meld", ["valid formation", "opening points", "--json"]),
         ("solve", ["best opening", "least deadwood", "--hand", "--goal", "--keep", "--json"]),
-        ("hint", ["joker", "--hand", "--table", "--opened", "--json"]),
+        ("hint", ["joker", "--hand", "--table", "--opened", "--announced", "--json"]),
         ("replay", ["Re-check every action", "--json", "FILE"]),
     ],
 )
@@ -396,10 +396,41 @@ def test_hint_text_and_json(runner: CliRunner) -> None:
     data = as_json(runner, *args, "--opened", "--json")
     assert [h["topic"] for h in data] == ["attach", "exchange", "discard"]
     assert all(set(h) == {"topic", "actions", "reason"} for h in data)
-    # Not opened: no attachment (RULES §9.9), but an exchange is offered, to be
-    # completed by opening in the same turn (§9.10, A-55).
+    # Not opened: no attachment (RULES §9.9), and no exchange either: an exchange is
+    # allowed in the opening turn (§9.10, A-55) but the freed joker must go into a
+    # 45-point opening this turn, which [B2 B3 J] is not.
     data = as_json(runner, *args, "--json")
-    assert [h["topic"] for h in data] == ["exchange", "discard"]
+    assert [h["topic"] for h in data] == ["discard"]
+    # With the joker, [K10 K11 K12] + [B5 Y5 J] open with 45: the exchange is offered.
+    hand = "R6 K10 K11 K12 B5 Y5 R2"
+    opening = as_json(runner, "hint", "remi_ro", "--hand", hand, "--table", "[R5 J R7]", "--json")
+    exchange = next(h for h in opening if h["topic"] == "exchange")
+    assert exchange["actions"] == ["exchange R6 -> m1"]
+
+
+def test_hint_names_the_three_announcement(runner: CliRunner) -> None:
+    # Issue 12 (10), RULES §9.11: a discard that ends the turn with 3 tiles needs
+    # 'three' first, unless it was announced earlier in the deal.
+    args = ["hint", "remi_ro", "--hand", "Y9 R2 B5 K11", "--opened"]
+    lines = ok(runner, *args).splitlines()
+    assert lines[-1].startswith("discard   three; discard K11  (")
+    assert "-500 (RULES §9.11)" in lines[-1]
+    data = as_json(runner, *args, "--json")
+    assert data[-1]["actions"] == ["three", "discard K11"]
+    data = as_json(runner, *args, "--announced", "--json")
+    assert data[-1]["actions"] == ["discard K11"]
+    # Closing with the last tile needs no announcement.
+    data = as_json(runner, "hint", "remi_ro", "--hand", "Y9", "--opened", "--json")
+    assert data[-1]["actions"] == ["discard Y9"]
+    assert "no 'three'" in usage_error(runner, "hint", "basic", "--hand", "9H", "--announced")
+
+
+def test_hint_after_the_opening_is_never_a_short_laydown(runner: CliRunner) -> None:
+    # Issue 12 (11), RULES §9.8: [Y3 Y4 Y5] alone is 15 of the 45 needed: a note, no move.
+    data = as_json(runner, "hint", "remi_ro", "--hand", "Y3 Y4 Y5 B2 K7", "--json")
+    assert data[0]["topic"] == "laydown"
+    assert data[0]["actions"] == []
+    assert "short of the 45 needed: wait" in data[0]["reason"]
 
 
 def test_hint_for_a_card_variant(runner: CliRunner) -> None:

@@ -9,8 +9,10 @@ import uuid
 
 import pytest
 
+from romme_support import romme_game
 from rummykit.engine.game import Game
 from rummykit.server.tables import Lobby, ProtocolError, Table
+from scripting import draw, play
 
 # Found in the browser: Rommé, seat 2 an ``easy`` expert.  It takes the discard, lays
 # two runs (39 points, one short of the opening), and its greedy plan resets the turn;
@@ -201,3 +203,24 @@ def test_another_seats_action_id_is_answered_as_an_unknown_id() -> None:
         return out
 
     assert answers(reuse=True) == answers(reuse=False)
+
+
+def test_hints_after_a_partial_opening_count_this_turns_laydown() -> None:
+    # Issue 12 (11), RULES §8.5: the browser said no laydown meets the opening after
+    # 36 points were laid this turn; the hint frame now completes it with [QS QH QD].
+    lobby = Lobby(None)
+    table, seat, _ = lobby.create(
+        variant="romme", players=2, options={}, bots={1: "greedy"}, name="Ana"
+    )
+    assert seat == 0 and table.row.status == "playing"
+    # The position under test: the table's deal replaced by a stacked one.
+    table._game = romme_game(2, {0: "2H 3H 4H 9S 9D 9C QS QH QD"})
+    assert table.hints(0)[0]["topic"] in ("draw", "take")
+    assert table.hints(1) == []
+    draw(table.game)
+    play(table.game, "meld [2H 3H 4H]", "meld [9S 9D 9C]")
+    found = table.hints(0)
+    assert found[0]["actions"] == ["meld [QS QH QD]"]
+    assert "36 points laid this turn" in found[0]["reason"]
+    legal = [str(a) for a in table.game.legal_actions()]
+    assert all(h["actions"][0] in legal for h in found if h["actions"])

@@ -479,6 +479,11 @@ def _solve_lines(goal: str, data: dict[str, Any]) -> list[str]:
     show_default=True,
     help="Whether you opened in an earlier turn.",
 )
+@click.option(
+    "--announced",
+    is_flag=True,
+    help="You have already announced 'three' this deal (remi_ro, RULES §9.11).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @_OPTION
 def hint(
@@ -486,11 +491,14 @@ def hint(
     hand: str,
     table_text: str,
     opened: bool,
+    announced: bool,
     as_json: bool,
     option_pairs: tuple[str, ...],
 ) -> None:
     """Hints for a hand and a table: the best laydown now, what attaches where, joker
-    exchanges and a discard, each with a one-line reason."""
+    exchanges and a discard, each with a one-line reason and preceded by any
+    announcement the rules require then (remi_ro: 'three' before a discard that leaves
+    1-3 tiles)."""
     v = _variant(variant)
     faces, declared = _pieces(v, (hand,))
     if any(d is not None for d in declared):
@@ -511,6 +519,12 @@ def hint(
         game = analysis_game(v.name, faces, groups, options=options, opened=opened)
     except (ValueError, OptionError) as exc:
         raise click.BadParameter(str(exc)) from None
+    if announced:
+        if not game.play.three_announcement:
+            raise click.BadParameter(
+                f"{v.name} has no 'three' announcement", param_hint="--announced"
+            )
+        game.announced_three[0] = True
     found = hints(game)
     if as_json:
         click.echo(json.dumps(hints_json(found)))

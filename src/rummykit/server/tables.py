@@ -448,7 +448,7 @@ class Table:
         """Hints for ``seat`` from its view (empty unless it is to move)."""
         if self.row.status != "playing" or self.game.to_move != seat:
             return []
-        return hints_for(view(self.game, seat), set(legal_notation(self.game, seat)))
+        return hints_for(view(self.game, seat), legal_notation(self.game, seat))
 
     def record(self) -> dict[str, Any]:
         """The game record (``rummykit.engine.record``) — for finished games only."""
