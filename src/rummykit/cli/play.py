@@ -15,7 +15,7 @@ from rummykit.engine.actions import Action, Draw, NextDeal, parse_action
 from rummykit.engine.errors import IllegalActionError
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.record import save_record
-from rummykit.engine.view import view
+from rummykit.engine.view import seat_legal_actions, view
 from rummykit.model.pieces import Material, NotationError
 from rummykit.solver.hints import hints, penalty_warning
 
@@ -111,7 +111,7 @@ def play_interactive(
         last_phase = game.phase
         bot = bots[seat]
         if bot is not None:
-            action = bot.choose(view(game, seat), game.legal_actions(), rng)
+            action = bot.choose(view(game, seat), seat_legal_actions(game, seat), rng)
             game.apply(action)
             if isinstance(action, NextDeal):
                 shown = 0
@@ -126,7 +126,7 @@ def play_interactive(
             shown = 0
             continue
         console.print(render_view(view(game, human), names, sort_by))
-        verbs = dict.fromkeys(str(a).split()[0] for a in game.legal_actions())
+        verbs = dict.fromkeys(str(a).split()[0] for a in seat_legal_actions(game, human))
         console.print("[dim]you can: " + ", ".join(verbs) + "  (legal: list them all)[/]")
         try:
             line = read_line(f"P{human + 1}> ").strip()
@@ -145,7 +145,8 @@ def play_interactive(
             continue
         if word == "legal":
             console.print(
-                "Legal now: " + ", ".join(str(a) for a in game.legal_actions()), markup=False
+                "Legal now: " + ", ".join(str(a) for a in seat_legal_actions(game, human)),
+                markup=False,
             )
             continue
         if word == "hint":

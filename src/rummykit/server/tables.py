@@ -421,7 +421,7 @@ class Table:
             # "expert-easy", and a bot remade on every action forgets its turn plan.
             made = self.bots[seat] = (name, make_bot(name))
         bot = made[1]
-        legal = self.game.legal_actions()
+        legal = seat_legal_actions(self.game, seat)
         action = bot.choose(view(self.game, seat), legal, self.rng)
         return self._commit(seat, action, None)
 
