@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from rummykit.engine.record import replay
-from server_support import client, frame, sqlite_url, until
+from server_support import bearer, client, frame, seat_socket, sqlite_url, until
 
 
 @pytest.fixture
@@ -107,8 +107,8 @@ def test_every_rejected_frame_has_its_code_and_changes_nothing(api: Any) -> None
     a, b = _two_seat_table(api)
     code = a["code"]
     with (
-        api.websocket_connect(f"/ws/{code}?token={a['token']}") as wa,
-        api.websocket_connect(f"/ws/{code}?token={b['token']}") as wb,
+        seat_socket(api, code, a["token"]) as wa,
+        seat_socket(api, code, b["token"]) as wb,
     ):
         welcome = until(wa, "welcome")
         assert welcome["seat"] == 0 and welcome["table"]["status"] == "playing"
@@ -143,16 +143,17 @@ def test_every_rejected_frame_has_its_code_and_changes_nothing(api: Any) -> None
         # Over HTTP the same checks hold.
         r = api.post(
             f"/api/tables/{code}/action",
-            json={"token": "forged", "action_id": "y", "state_id": before + 1, "action": "draw"},
+            json={"action_id": "y", "state_id": before + 1, "action": "draw"},
+            headers=bearer("forged"),
         )
         assert r.status_code == 403 and r.json()["code"] == "bad_token"
-    with api.websocket_connect(f"/ws/{code}?token=forged") as bad:
+    with seat_socket(api, code, "forged") as bad:
         assert bad.receive_json()["code"] == "bad_token"
 
 
 def test_a_spectator_sees_no_rack_and_cannot_play(api: Any) -> None:
     a, _ = _two_seat_table(api)
-    with api.websocket_connect(f"/ws/{a['code']}") as ws:
+    with seat_socket(api, a["code"]) as ws:
         assert until(ws, "welcome")["seat"] is None
         state = until(ws, "state")
         assert state["view"]["seat"] == -1 and state["view"]["rack"] == []
@@ -173,7 +174,7 @@ def test_a_human_plays_a_bot_to_the_end_then_record_and_rematch(api: Any) -> Non
         options={"match_deals": 1},
     )
     code = made["code"]
-    with api.websocket_connect(f"/ws/{code}?token={made['token']}") as ws:
+    with seat_socket(api, code, made["token"]) as ws:
         n = 0
         while True:
             state = until(ws, "state")
@@ -196,10 +197,10 @@ def test_a_human_plays_a_bot_to_the_end_then_record_and_rematch(api: Any) -> Non
     step = api.get(f"/api/tables/{code}/replay/1").json()
     assert step["step"] == 1 and len(step["views"]) == 2
     assert [g["code"] for g in api.get("/api/games").json()] == [code]
-    again = api.post(f"/api/tables/{code}/rematch", json={"token": made["token"]}).json()
+    again = api.post(f"/api/tables/{code}/rematch", headers=bearer(made["token"])).json()
     assert again["code"] != code and again["seat"] == 0
     assert api.get(f"/api/tables/{code}").json()["rematch"] == again["code"]
-    same = api.post(f"/api/tables/{code}/rematch", json={"token": made["token"]})
+    same = api.post(f"/api/tables/{code}/rematch", headers=bearer(made["token"]))
     assert same.json()["code"] == again["code"] or same.status_code == 409
 
 
@@ -224,8 +225,102 @@ def test_a_bot_table_plays_itself_and_is_browsable(api: Any) -> None:
 def test_leave_hands_the_seat_to_a_standin_until_someone_sits(api: Any) -> None:
     a, b = _two_seat_table(api)
     code = a["code"]
-    assert api.post(f"/api/tables/{code}/leave", json={"token": b["token"]}).json() == {"ok": True}
+    assert api.post(f"/api/tables/{code}/leave", headers=bearer(b["token"])).json() == {"ok": True}
     seat = api.get(f"/api/tables/{code}").json()["seats"][1]
     assert seat["kind"] == "open" and seat["standin"]
     again = api.post(f"/api/tables/{code}/join", json={"name": "C"}).json()
     assert again["seat"] == 1
+
+
+# ---------------------------------------------------------------- errors that escaped (issue 12 §5)
+
+
+def _fail_inserts(url: str) -> Any:
+    """A real store failure: a trigger makes SQLite refuse every new event."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(
+            sa.text(
+                "CREATE TRIGGER rk_fail BEFORE INSERT ON rk_events "
+                "BEGIN SELECT RAISE(ABORT, 'the disk is full'); END"
+            )
+        )
+    return engine
+
+
+def test_a_store_failure_is_the_documented_internal_error_over_http_and_websocket(
+    tmp_path: Path,
+) -> None:
+    import sqlalchemy as sa
+
+    url = sqlite_url(tmp_path)
+    with client(url) as api:
+        a, b = _two_seat_table(api)
+        code = a["code"]
+        state = api.get(f"/api/tables/{code}/state", headers=bearer(a["token"])).json()
+        mover = a if state["view"]["to_move"] == 0 else b
+        state = api.get(f"/api/tables/{code}/state", headers=bearer(mover["token"])).json()
+        before = state["event_id"]
+        act = {"action_id": "held", "state_id": before, "action": state["legal"][0]}
+        engine = _fail_inserts(url)
+        r = api.post(f"/api/tables/{code}/action", json=act, headers=bearer(mover["token"]))
+        assert r.status_code == 503, r.text
+        assert r.json()["code"] == "internal" and "Retry-After" in r.headers
+        assert api.get(f"/api/tables/{code}").json()["event_id"] == before
+        with seat_socket(api, code, mover["token"]) as ws:
+            until(ws, "state")
+            ws.send_text(json.dumps(frame(type="action", **act)))
+            assert until(ws, "error")["code"] == "internal"
+        assert api.get(f"/api/tables/{code}").json()["event_id"] == before
+        with engine.begin() as conn:
+            conn.execute(sa.text("DROP TRIGGER rk_fail"))
+        engine.dispose()
+        # Nothing was applied, so the same action id goes through once the store is back.
+        r = api.post(f"/api/tables/{code}/action", json=act, headers=bearer(mover["token"]))
+        assert r.status_code == 200 and r.json() == {"event_id": before + 1}
+
+
+@pytest.mark.parametrize("path", ["/api/games", "/api/tables"])
+def test_list_bounds_are_a_clear_4xx_never_a_500(api: Any, path: str) -> None:
+    huge = str(2**64)
+    for query in (
+        f"limit={huge}",
+        f"offset={huge}",
+        f"limit={2**63}&offset={2**63}",
+        "limit=0",
+        "limit=-1",
+        "offset=-1",
+        "limit=x",
+    ):
+        r = api.get(f"{path}?{query}")
+        assert r.status_code == 422, (query, r.status_code, r.text)
+    assert api.get(f"{path}?limit=200&offset=0").status_code == 200
+
+
+def test_the_open_table_list_is_paginated(api: Any) -> None:
+    made = [create(api, variant="basic", players=2)["code"] for _ in range(5)]
+    newest_first = made[::-1]
+    pages = [
+        [t["code"] for t in api.get(f"/api/tables?limit=2&offset={o}").json()] for o in (0, 2, 4)
+    ]
+    assert pages == [newest_first[0:2], newest_first[2:4], newest_first[4:]]
+    assert len(api.get("/api/tables").json()) == 5
+
+
+@pytest.mark.parametrize("depth", [900, 1000, 1500, 2000])
+def test_deeply_nested_json_is_malformed_over_websocket_and_http(api: Any, depth: int) -> None:
+    made = create(api, variant="basic", players=2)
+    nested = "[" * depth + "]" * depth
+    assert len(nested) <= 4096
+    with seat_socket(api, made["code"], made["token"]) as ws:
+        until(ws, "state")
+        for text in (nested, '{"v": 1, "type": "ping", "x": ' + nested[:4000] + "}"):
+            ws.send_text(text)
+            assert until(ws, "error")["code"] == "malformed"
+        ws.send_text(json.dumps(frame(type="ping")))  # still connected
+        assert until(ws, "pong")["type"] == "pong"
+    body = '{"variant": "basic", "options": {"a": ' + nested + "}}"
+    r = api.post("/api/tables", content=body, headers={"content-type": "application/json"})
+    assert 400 <= r.status_code < 500, r.text
