@@ -69,7 +69,10 @@ class ServerLimits:
 
     def __post_init__(self) -> None:
         for kind in ("create", "join", "lookup"):
-            parse_rate(getattr(self, kind))
+            try:
+                parse_rate(getattr(self, kind))
+            except ValueError as exc:
+                raise ValueError(f"{kind}: {exc}") from None
         if self.idle_open is not None and not self.idle_open > 0:
             raise ValueError(f"idle_open must be positive seconds or None, not {self.idle_open}")
 
