@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from live_server import LiveServer
 from rummykit.engine.record import replay
 from server_support import bearer, client, frame, seat_socket, sqlite_url, until
 
@@ -324,3 +326,134 @@ def test_deeply_nested_json_is_malformed_over_websocket_and_http(api: Any, depth
     body = '{"variant": "basic", "options": {"a": ' + nested + "}}"
     r = api.post("/api/tables", content=body, headers={"content-type": "application/json"})
     assert 400 <= r.status_code < 500, r.text
+
+
+# ---------------------------------------------------------------- tokens out of URLs (issue 12 §3)
+
+
+def test_seat_tokens_travel_in_the_authorization_header_only(api: Any) -> None:
+    a, b = _two_seat_table(api)
+    code = a["code"]
+    mine = api.get(f"/api/tables/{code}/state", headers=bearer(a["token"])).json()
+    assert mine["view"]["seat"] == 0 and mine["view"]["rack"]
+    watcher = api.get(f"/api/tables/{code}/state").json()
+    assert watcher["view"]["seat"] == -1 and watcher["view"]["rack"] == []
+    # A token in the URL is refused (it would be in every access log), not ignored.
+    r = api.get(f"/api/tables/{code}/state?token={a['token']}")
+    assert r.status_code == 400 and r.json()["code"] == "malformed"
+    r = api.get(f"/api/tables/{code}/state", headers={"Authorization": f"Basic {a['token']}"})
+    assert r.status_code == 403 and r.json()["code"] == "bad_token"
+    # One way only: a token in a body is not read.
+    r = api.post(f"/api/tables/{code}/leave", json={"token": b["token"]})
+    assert r.status_code == 403 and r.json()["code"] == "bad_token"
+    act = {"token": b["token"], "action_id": "x", "state_id": 0, "action": "draw"}
+    r = api.post(f"/api/tables/{code}/action", json=act, headers=bearer(b["token"]))
+    assert r.status_code == 422
+    assert api.get(f"/api/tables/{code}").json()["seats"][1]["kind"] == "human"
+    assert api.post(f"/api/tables/{code}/leave", headers=bearer(b["token"])).json() == {"ok": True}
+    schemes = api.get("/openapi.json").json()["components"]["securitySchemes"]
+    assert [s["scheme"].lower() for s in schemes.values()] == ["bearer"]
+
+
+def _refused(ws: Any) -> tuple[str, int]:
+    """The error frame's code and the close code of a refused connection."""
+    from starlette.websockets import WebSocketDisconnect
+
+    code: str = ws.receive_json()["code"]
+    with pytest.raises(WebSocketDisconnect) as closed:
+        ws.receive_json()
+    return code, closed.value.code
+
+
+def test_the_websocket_takes_its_token_in_a_hello_frame_never_in_the_url(
+    api: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import rummykit.server.app as app_module
+
+    a, _ = _two_seat_table(api)
+    code = a["code"]
+    with api.websocket_connect(f"/ws/{code}?token={a['token']}") as ws:
+        assert _refused(ws) == ("malformed", 4400)
+    firsts = [
+        (json.dumps(frame(type="ping")), ("malformed", 4400)),
+        (json.dumps({"type": "hello", "token": a["token"]}), ("unsupported_version", 4400)),
+        (json.dumps(frame(type="hello", token="x" * 129)), ("malformed", 4400)),
+        ("[" * 3000 + "]" * 3000, ("too_large", 4400)),
+        ("[" * 2000 + "]" * 2000, ("malformed", 4400)),
+        (json.dumps(frame(type="hello", token="forged")), ("bad_token", 4401)),
+    ]
+    for first, expected in firsts:
+        with api.websocket_connect(f"/ws/{code}") as ws:
+            ws.send_text(first)
+            assert _refused(ws) == expected, first[:60]
+    with api.websocket_connect("/ws/AAAAAA") as ws:
+        assert _refused(ws) == ("no_table", 4404)
+    monkeypatch.setattr(app_module, "HELLO_TIMEOUT", 0.2)
+    with api.websocket_connect(f"/ws/{code}") as ws:
+        assert _refused(ws) == ("malformed", 4408)
+    with seat_socket(api, code, a["token"]) as ws:
+        assert until(ws, "welcome")["seat"] == 0
+    with seat_socket(api, code) as ws:
+        assert until(ws, "welcome")["seat"] is None
+
+
+def test_no_token_reaches_the_server_log(tmp_path: Path) -> None:
+    """A whole game against a real ``rummykit serve`` with its access log on, through
+    every request that carries a token; then the captured log is scanned for each."""
+    log = tmp_path / "server.log"
+    server = LiveServer(sqlite_url(tmp_path), log, bot_delay=0.0, grace=60)
+    issued: list[str] = []
+    marker = uuid.uuid4().hex
+    server.start()
+    try:
+        # The control: this server writes query strings to its log, so a token in a URL
+        # would be found below.
+        assert server.http.get(f"/api/variants?probe={marker}").status_code == 200
+        body = {"variant": "remi_ro", "players": 2, "options": {"match_deals": 1}}
+        made = server.post("/api/tables", name="A", **body).json()
+        code = made["code"]
+        left = server.post(f"/api/tables/{code}/join", name="B").json()
+        assert server.post(f"/api/tables/{code}/leave", token=left["token"]).status_code == 200
+        came = server.post(f"/api/tables/{code}/join", name="C").json()
+        seats = {0: made["token"], 1: came["token"]}
+        issued += [made["token"], left["token"], came["token"]]
+        assert server.http.get(f"/api/tables/{code}/state", headers=bearer("forged")).is_error
+        with server.socket(code) as spectator:
+            assert json.loads(spectator.recv(timeout=10))["type"] == "welcome"
+        with server.socket(code, seats[0]) as ws:
+            n = 0
+            end = time.monotonic() + 120
+            while server.get(f"/api/tables/{code}")["status"] != "finished":
+                assert time.monotonic() < end, "the game did not finish"
+                for seat, token in seats.items():
+                    state = server.get(f"/api/tables/{code}/state", token)
+                    if not state["legal"]:
+                        continue
+                    pre = state["view"]["phase"] == "preplay"
+                    n += 1
+                    act = {
+                        "action_id": f"a{n}",
+                        "state_id": state["state_id"],
+                        "action": state["legal"][-1] if pre else state["legal"][0],
+                    }
+                    if seat == 0:  # seat 0 plays over its WebSocket, seat 1 over HTTP
+                        time.sleep(0.06)  # within the 20 frames/s a connection may send
+                        ws.send(json.dumps(frame(type="action", **act)))
+                        while (got := json.loads(ws.recv(timeout=10)))["type"] != "ack":
+                            assert got["type"] != "error", got
+                    else:
+                        r = server.post(f"/api/tables/{code}/action", token=token, **act)
+                        assert r.status_code == 200, r.text
+        for token in seats.values():
+            again = server.post(f"/api/tables/{code}/rematch", token=token)
+            assert again.status_code == 200, again.text
+            issued.append(again.json()["token"])
+        assert server.get(f"/api/tables/{code}/record")["finished"]
+    finally:
+        server.stop()
+    text = log.read_text()
+    assert marker in text and f"/ws/{code}" in text
+    assert len(set(issued)) == 5 and all(issued)
+    for token in issued:
+        for piece in (token, token[:12], token[-12:]):
+            assert piece not in text, f"a token is in the server log: {piece}"

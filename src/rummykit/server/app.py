@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.requests import HTTPConnection
+from starlette.websockets import WebSocketDisconnect
 
 from rummykit import __version__
 from rummykit.bots.expert import LEVELS
@@ -503,8 +504,9 @@ def create_app(
         return check_meld(v, faces, declared, options=options).to_json()
 
     async def refuse(ws: WebSocket, exc: ProtocolError, close: str | None = None) -> None:
-        with contextlib.suppress(Exception):  # the peer may be gone already
-            await ws.send_text(error_frame(exc.code, exc.message))
+        text = error_frame(exc.code, exc.message)
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):  # peer gone
+            await ws.send_text(text)
             await ws.close(code=_CLOSE.get(close or exc.code, 4400))
 
     @app.websocket("/ws/{code}")

@@ -38,6 +38,7 @@ MAX_CLIENT_FRAME = 4096
 """Bytes: a longer client frame is answered with ``too_large`` and ignored."""
 
 ErrorCode = Literal[
+    "no_table",
     "bad_token",
     "not_your_turn",
     "stale_state",
