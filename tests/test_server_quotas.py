@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from live_server import LiveServer
 from rummykit.server.app import create_app
 from rummykit.server.hub import HubSettings
 from rummykit.server.quotas import ServerLimits, parse_rate
@@ -203,3 +204,23 @@ def test_rates_are_checked() -> None:
     with pytest.raises(ValueError, match="idle_open"):
         ServerLimits(idle_open=0)
     assert ServerLimits.off() == ServerLimits(None, None, None, None)
+
+
+def test_a_real_server_counts_each_forwarded_client_address_apart(tmp_path: Path) -> None:
+    """Behind a reverse proxy on the same machine the limits follow X-Forwarded-For
+    (uvicorn trusts 127.0.0.1), so clients do not share the proxy's allowance."""
+    server = LiveServer(
+        sqlite_url(tmp_path), tmp_path / "server.log", extra=("--limit-create", "2/minute")
+    )
+    server.start()
+    try:
+        body = {"variant": "basic", "players": 2}
+
+        def create(address: str) -> Any:
+            return server.http.post("/api/tables", json=body, headers={"X-Forwarded-For": address})
+
+        assert [create("203.0.113.1").status_code for _ in range(2)] == [200, 200]
+        _refused(create("203.0.113.1"))
+        assert create("203.0.113.2").status_code == 200
+    finally:
+        server.stop()
