@@ -449,9 +449,30 @@ def test_no_token_reaches_the_server_log(tmp_path: Path) -> None:
             assert again.status_code == 200, again.text
             issued.append(again.json()["token"])
         assert server.get(f"/api/tables/{code}/record")["finished"]
+        # The fuzz families of issue 12 §5 end in a 4xx, not a 5xx or a traceback.
+        nested = "[" * 2000 + "]" * 2000
+        fuzz = [
+            server.http.get(f"/api/games?limit={2**64}&offset={2**64}"),
+            server.http.get(f"/api/tables?offset={2**63}"),
+            server.http.get("/api/tables/%00AAAAA"),
+            server.http.get(f"/api/tables/{'A' * 5000}/state"),
+            server.http.post("/api/tables", content=nested, headers={"content-type": "x/json"}),
+            server.http.post(
+                "/api/tables",
+                content='{"options": {"a": ' + nested + "}}",
+                headers={"content-type": "application/json"},
+            ),
+        ]
+        assert all(400 <= r.status_code < 500 for r in fuzz), [r.status_code for r in fuzz]
+        with server.socket(code) as ws:
+            ws.send(nested)
+            while (got := json.loads(ws.recv(timeout=10)))["type"] != "error":
+                pass
+            assert got["code"] == "malformed"
     finally:
         server.stop()
     text = log.read_text()
+    assert "Traceback" not in text, text[text.index("Traceback") :][:2000]
     assert marker in text and f"/ws/{code}" in text
     assert len(set(issued)) == 5 and all(issued)
     for token in issued:
