@@ -224,8 +224,8 @@ Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET, description="Items skipped.")
 
 
 def _client(conn: HTTPConnection) -> str:
-    """The address rate limits are counted by (uvicorn puts the proxy's client here when
-    it trusts the proxy: ``--forwarded-allow-ips``)."""
+    """The address rate limits are counted by (behind a proxy uvicorn trusts, by default
+    one on 127.0.0.1, the client it names in ``X-Forwarded-For``)."""
     return conn.client.host if conn.client is not None else "unknown"
 
 
