@@ -224,3 +224,17 @@ def test_a_real_server_counts_each_forwarded_client_address_apart(tmp_path: Path
         assert create("203.0.113.2").status_code == 200
     finally:
         server.stop()
+
+
+def test_a_grace_period_running_out_after_the_close_is_harmless(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The creator's seat's grace period ends after the table closed (expiry shorter
+    than the grace period): the hub's late timer must not fail on the closed table."""
+    settings = HubSettings(bot_delay=0.0, grace=0.6, rate=1000.0, burst=1000.0)
+    limits = ServerLimits(create=None, join=None, lookup=None, idle_open=0.2)
+    with TestClient(create_app(sqlite_url(tmp_path), settings=settings, limits=limits)) as api:
+        code = api.post("/api/tables", json={"variant": "basic", "players": 2}).json()["code"]
+        _wait_closed(api, code)
+        time.sleep(0.8)
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")], caplog.text

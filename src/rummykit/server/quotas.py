@@ -158,7 +158,8 @@ class Expiry:
                     # The store first: a table the store still calls open would come
                     # back at the next start.
                     self.lobby.store.update_table(code, status="expired")
-                table.row.status = "expired"
+                # The object keeps its status: a pending timer of the hub (a seat's grace
+                # period) may still read it, and ``expired`` is no status a header shows.
                 closed.append(code)
             elif self.lobby.store is None:
                 continue  # a finished table lives only in memory here
