@@ -65,6 +65,7 @@ def _percentile(values: list[float], q: float) -> float:
 async def _seat(
     base: str,
     code: str,
+    seat: int,
     token: str,
     think: tuple[float, float],
     stats: Stats,
@@ -74,9 +75,9 @@ async def _seat(
     n = 0
     pending: tuple[int, float] | None = None
     try:
-        async with websockets.connect(
-            f"{base}/ws/{code}?token={token}", max_size=2**22, open_timeout=60
-        ) as ws:
+        async with websockets.connect(f"{base}/ws/{code}", max_size=2**22, open_timeout=60) as ws:
+            # The token goes in the first frame, never in the URL (the access log).
+            await ws.send(json.dumps({"v": 1, "type": "hello", "token": token}))
             stats.connections += 1
             while time.monotonic() < stop_at:
                 try:
@@ -115,7 +116,7 @@ async def _seat(
                         {
                             "v": 1,
                             "type": "action",
-                            "action_id": f"{token[:8]}-{n}",
+                            "action_id": f"{code}-{seat}-{n}",
                             "state_id": data["state_id"],
                             "action": action,
                         }
@@ -155,9 +156,9 @@ async def _phase(
     stop_at = start + duration
     await asyncio.gather(
         *(
-            _seat(base, code, token, think, stats, stop_at, rng)
+            _seat(base, code, seat, token, think, stats, stop_at, rng)
             for code, tokens in made
-            for token in tokens
+            for seat, token in enumerate(tokens)
         )
     )
     return stats, time.monotonic() - start
@@ -203,8 +204,11 @@ def main() -> None:
     url = args.database_url or f"sqlite:///{folder / 'load.db'}"
     port = _free_port()
     log = (folder / "server.log").open("wb")
+    options = ["--port", str(port), "--database-url", url, "--bot-delay", "0", "--grace", "600"]
+    # One address creates every table: no rate limits, no expiry.
+    unlimited = ["--limit-create", "off", "--limit-join", "off", "--limit-lookup", "off"]
     server = subprocess.Popen(
-        [*SERVE, "--port", str(port), "--database-url", url, "--bot-delay", "0", "--grace", "600"],
+        [*SERVE, *options, *unlimited, "--expire-open", "0"],
         stdout=log,
         stderr=subprocess.STDOUT,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},

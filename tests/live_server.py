@@ -3,6 +3,7 @@ sockets, a crash (SIGKILL) or a restart."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from websockets.sync.client import ClientConnection, connect
 
 
 def free_port() -> int:
@@ -25,14 +27,22 @@ def free_port() -> int:
 class LiveServer:
     """``rummykit serve`` in a subprocess: start, SIGKILL, restart."""
 
-    def __init__(self, database_url: str, log: Path, *, bot_delay: float = 0.0, grace: float = 0.3):
+    def __init__(
+        self,
+        database_url: str,
+        log: Path,
+        *,
+        bot_delay: float = 0.0,
+        grace: float = 0.3,
+        extra: tuple[str, ...] = (),
+    ):
         self.url = database_url
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         self.log = log
         self.args = ["--database-url", database_url, "--bot-delay", str(bot_delay)]
-        self.args += ["--grace", str(grace)]
+        self.args += ["--grace", str(grace), *extra]
         self.proc: subprocess.Popen[bytes] | None = None
         self.http = httpx.Client(base_url=self.base, timeout=10)
 
@@ -75,10 +85,20 @@ class LiveServer:
                 self.proc.wait()
         self.http.close()
 
-    def post(self, path: str, **body: Any) -> httpx.Response:
-        """POST JSON."""
-        return self.http.post(path, json=body)
+    def post(self, path: str, token: str | None = None, **body: Any) -> httpx.Response:
+        """POST JSON (with a seat token: in the ``Authorization`` header)."""
+        return self.http.post(path, json=body, headers=_bearer(token))
 
-    def get(self, path: str) -> Any:
-        """GET JSON."""
-        return self.http.get(path).json()
+    def get(self, path: str, token: str | None = None) -> Any:
+        """GET JSON (with a seat token: in the ``Authorization`` header)."""
+        return self.http.get(path, headers=_bearer(token)).json()
+
+    def socket(self, code: str, token: str | None = None) -> ClientConnection:
+        """A WebSocket to table ``code`` past its ``hello`` frame (no token: a spectator)."""
+        ws = connect(f"{self.ws_base}/ws/{code}")
+        ws.send(json.dumps({"v": 1, "type": "hello", "token": token}))
+        return ws
+
+
+def _bearer(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}

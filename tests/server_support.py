@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import uuid
 import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -21,6 +23,7 @@ import sqlalchemy as sa
 
 from rummykit.server.app import create_app
 from rummykit.server.hub import HubSettings
+from rummykit.server.quotas import ServerLimits
 
 PG_URL = os.environ.get("RUMMYKIT_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -69,11 +72,27 @@ def sqlite_url(tmp: Any) -> str:
 
 
 FAST = HubSettings(bot_delay=0.0, grace=0.2, rate=1000.0, burst=1000.0)
+NO_LIMITS = ServerLimits.off()
+"""The tests of other things create many tables from one address: no rate limits
+(tests/test_server_quotas.py proves them)."""
 
 
-def client(url: str, settings: HubSettings = FAST) -> TestClient:
+def client(url: str, settings: HubSettings = FAST, limits: ServerLimits = NO_LIMITS) -> TestClient:
     """A test client of a new app on ``url`` (use it as a context manager)."""
-    return TestClient(create_app(url, settings=settings))
+    return TestClient(create_app(url, settings=settings, limits=limits))
+
+
+def bearer(token: str | None) -> dict[str, str]:
+    """The header that carries a seat token over HTTP."""
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+@contextmanager
+def seat_socket(api: TestClient, code: str, token: str | None = None) -> Iterator[Any]:
+    """A WebSocket to table ``code`` past its ``hello`` frame (no token: a spectator)."""
+    with api.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_text(json.dumps(frame(type="hello", token=token)))
+        yield ws
 
 
 def frame(**fields: Any) -> dict[str, Any]:

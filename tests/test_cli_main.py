@@ -969,3 +969,21 @@ def test_solve_deadwood_prints_continentals_layout(runner: CliRunner) -> None:
     spoiled = hand.replace("6D", "9H")
     out = ok(runner, "solve", "continental", "--hand", spoiled, "--goal", "deadwood")
     assert out.strip().endswith("layout: none")
+
+
+# --------------------------------------------------------------------- serve
+
+
+def test_serve_limits_are_flags_explained_and_checked(runner: CliRunner) -> None:
+    pytest.importorskip("limits", reason="the server extra is not installed")
+    out = " ".join(ok(runner, "serve", "--help").split())
+    for phrase in ("--limit-create", "--limit-join", "--limit-lookup", "--expire-open"):
+        assert phrase in out
+    assert "20/minute" in out and "'off'" in out and "429" in out and "0: never" in out
+    for bad in (
+        ["--limit-create", "bogus"],
+        ["--limit-join", "20"],
+        ["--limit-lookup", "0/minute"],
+        ["--expire-open", "-1"],
+    ):
+        assert bad[0] in usage_error(runner, "serve", *bad)

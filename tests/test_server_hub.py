@@ -13,14 +13,13 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
 
 from live_server import LiveServer
 from rummykit.engine.actions import parse_action
 from rummykit.engine.game import Game
 from rummykit.server.hub import HubSettings
 from rummykit.server.tables import hash_token
-from server_support import client, frame, sqlite_url, until
+from server_support import bearer, client, frame, seat_socket, sqlite_url, until
 from test_server_frames import Knowledge, check
 
 
@@ -49,14 +48,14 @@ def test_an_absent_player_is_played_by_a_bot_after_the_grace_period(tmp_path: Pa
             },
         ).json()
         code = made["code"]
-        with api.websocket_connect(f"/ws/{code}?token={made['token']}") as ws:
+        with seat_socket(api, code, made["token"]) as ws:
             until(ws, "state")
             time.sleep(0.4)  # connected: no stand-in, whatever the grace period
             assert not api.get(f"/api/tables/{code}").json()["seats"][0]["standin"]
         info = _poll(api, code, lambda i: i["seats"][0]["standin"])
         assert info["seats"][0]["bot"] == "greedy" and not info["seats"][0]["connected"]
         moved = _poll(api, code, lambda i: i["event_id"] > 2)["event_id"]
-        with api.websocket_connect(f"/ws/{code}?token={made['token']}") as ws:
+        with seat_socket(api, code, made["token"]) as ws:
             until(ws, "welcome")
             assert not api.get(f"/api/tables/{code}").json()["seats"][0]["standin"]
             assert until(ws, "state")["event_id"] >= moved
@@ -79,7 +78,7 @@ def test_a_turn_timer_plays_the_default_action_at_expiry(tmp_path: Path) -> None
                 "turn_timer": 1,
             },
         ).json()
-        with api.websocket_connect(f"/ws/{made['code']}?token={made['token']}") as ws:
+        with seat_socket(api, made["code"], made["token"]) as ws:
             state = until(ws, "state")
             while state["view"]["to_move"] != 0:
                 state = until(ws, "state")
@@ -112,7 +111,7 @@ def test_a_flooding_client_is_cut_off_without_slowing_other_tables(live: LiveSer
     stop = threading.Event()
 
     def measure() -> None:
-        with connect(f"{live.ws_base}/ws/{calm['code']}?token={calm['token']}") as ws:
+        with live.socket(calm["code"], calm["token"]) as ws:
             ws.recv()
             ws.recv()
             while not stop.is_set():
@@ -128,7 +127,7 @@ def test_a_flooding_client_is_cut_off_without_slowing_other_tables(live: LiveSer
     time.sleep(0.3)
     got: list[dict[str, Any]] = []
     closed: ConnectionClosed | None = None
-    with connect(f"{live.ws_base}/ws/{loud['code']}?token={loud['token']}") as ws:
+    with live.socket(loud["code"], loud["token"]) as ws:
         blob = json.dumps(frame(type="ping"))
         try:
             for _ in range(5000):
@@ -163,7 +162,7 @@ def test_canary_over_real_websockets(live: LiveServer) -> None:
     done = threading.Event()
 
     def watch() -> None:
-        with connect(f"{live.ws_base}/ws/{code}") as ws:
+        with live.socket(code) as ws:
             while not done.is_set():
                 try:
                     text = str(ws.recv(timeout=0.2))
@@ -174,7 +173,7 @@ def test_canary_over_real_websockets(live: LiveServer) -> None:
     spectator = threading.Thread(target=watch)
     spectator.start()
     tokens = {0: made["token"], 1: other["token"]}
-    sockets = {s: connect(f"{live.ws_base}/ws/{code}?token={t}") for s, t in tokens.items()}
+    sockets = {s: live.socket(code, t) for s, t in tokens.items()}
     try:
         finished = False
         n = 0
@@ -255,19 +254,19 @@ def test_leaving_closes_the_seats_sockets_before_anyone_else_sits(tmp_path: Path
     # occupant's rack on ``resync`` — and its actions were applied for the new occupant.
     with client(sqlite_url(tmp_path)) as api:
         code, _, b = _playing_table(api)
-        with api.websocket_connect(f"/ws/{code}?token={b['token']}") as old:
+        with seat_socket(api, code, b["token"]) as old:
             until(old, "state")
             assert _after_ping(old)[-1]["type"] == "pong"
-            assert api.post(f"/api/tables/{code}/leave", json={"token": b["token"]}).json()["ok"]
+            assert api.post(f"/api/tables/{code}/leave", headers=bearer(b["token"])).json()["ok"]
             c = api.post(f"/api/tables/{code}/join", json={"name": "C"}).json()
             assert c["seat"] == 1
             got = _after_ping(old)
             assert [f["type"] for f in got] == ["error", "closed"], got
             assert got[0]["code"] == "bad_token" and got[-1]["code"] == 4401
         # The new occupant plays the seat; the old token holds nothing.
-        r = api.get(f"/api/tables/{code}/state", params={"token": b["token"]})
+        r = api.get(f"/api/tables/{code}/state", headers=bearer(b["token"]))
         assert r.status_code == 403
-        with api.websocket_connect(f"/ws/{code}?token={c['token']}") as new:
+        with seat_socket(api, code, c["token"]) as new:
             assert until(new, "welcome")["seat"] == 1
 
 
@@ -282,7 +281,7 @@ def test_every_frame_rechecks_the_seats_current_token(tmp_path: Path) -> None:
         token = (a, b)[mover]["token"]
         for kind in ("action", "resync", "hint"):
             table.row.seats[mover] = held
-            with api.websocket_connect(f"/ws/{code}?token={token}") as old:
+            with seat_socket(api, code, token) as old:
                 state = until(old, "state")
                 while not state["legal"]:
                     state = until(old, "state")

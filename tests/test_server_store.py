@@ -136,7 +136,7 @@ KILLS = 4
 def _act(server: LiveServer, code: str, token: str, acked: dict[str, tuple[int, str]]) -> None:
     """One action of the human seat if it is to move; a crash mid-request is retried
     with the same action id after the restart (so it may already be applied)."""
-    state = server.get(f"/api/tables/{code}/state?token={token}")
+    state = server.get(f"/api/tables/{code}/state", token)
     if not state.get("legal"):
         return
     pre = state["view"]["phase"] == "preplay"

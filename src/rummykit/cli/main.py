@@ -575,6 +575,18 @@ def replay_cmd(file: Path, as_json: bool) -> None:
         out.print("The match is not finished.")
 
 
+def _rate(_: click.Context, __: click.Parameter, value: str) -> str | None:
+    """A rate option checked (``off``: None)."""
+    try:
+        from rummykit.server.quotas import parse_rate
+    except ImportError:
+        return value  # serve names the missing extra
+    try:
+        return parse_rate(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
@@ -604,15 +616,64 @@ def replay_cmd(file: Path, as_json: bool) -> None:
     show_default=True,
     help="Seconds a disconnected player's seat is held before a bot plays it.",
 )
-def serve(host: str, port: int, database_url: str | None, bot_delay: float, grace: float) -> None:
+@click.option(
+    "--limit-create",
+    default="20/minute",
+    show_default=True,
+    metavar="RATE",
+    callback=_rate,
+    help="Tables one client address may create: N/second, N/minute or N/hour "
+    "('off': no limit). Past it the answer is 429 rate_limited with Retry-After.",
+)
+@click.option(
+    "--limit-join",
+    default="30/minute",
+    show_default=True,
+    metavar="RATE",
+    callback=_rate,
+    help="Seats one client address may take (join), as --limit-create.",
+)
+@click.option(
+    "--limit-lookup",
+    default="30/minute",
+    show_default=True,
+    metavar="RATE",
+    callback=_rate,
+    help="Table codes that name no table one client address may ask for; past it every "
+    "request naming a table code is refused until the window frees (invite codes "
+    "cannot be guessed by trying them).",
+)
+@click.option(
+    "--expire-open",
+    type=click.FloatRange(min=0),
+    default=3600.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Close a table that never started once it has been unused this long (no seat "
+    "taken or left, nobody connected); 0: never.",
+)
+def serve(
+    host: str,
+    port: int,
+    database_url: str | None,
+    bot_delay: float,
+    grace: float,
+    limit_create: str | None,
+    limit_join: str | None,
+    limit_lookup: str | None,
+    expire_open: float,
+) -> None:
     """Serve tables for friends and bots: a browser lobby at http://HOST:PORT/,
     the HTTP API (OpenAPI at /openapi.json) and the table WebSocket.
 
-    Tables are stored in the database and survive a restart.
+    Tables are stored in the database and survive a restart. Rate limits count
+    requests per client address (behind a reverse proxy on this machine, the
+    address it forwards in X-Forwarded-For).
     """
     try:
         from rummykit.server import run
         from rummykit.server.hub import HubSettings
+        from rummykit.server.quotas import ServerLimits
     except ImportError as exc:
         raise click.ClickException(
             f"the server needs the 'server' extra ({exc.name} is missing): "
@@ -621,7 +682,11 @@ def serve(host: str, port: int, database_url: str | None, bot_delay: float, grac
     if database_url is not None:
         _check_database(database_url)
     click.echo(f"rummykit server on http://{host}:{port}/  (Ctrl+C stops it)")
-    run(host, port, database_url, settings=HubSettings(bot_delay=bot_delay, grace=grace))
+    limits = ServerLimits(
+        create=limit_create, join=limit_join, lookup=limit_lookup, idle_open=expire_open or None
+    )
+    settings = HubSettings(bot_delay=bot_delay, grace=grace)
+    run(host, port, database_url, settings=settings, limits=limits)
 
 
 def _check_database(url: str) -> None:

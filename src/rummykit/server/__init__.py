@@ -10,6 +10,7 @@ __all__ = ["create_app", "run"]
 
 from rummykit.server.app import create_app
 from rummykit.server.hub import HubSettings
+from rummykit.server.quotas import ServerLimits
 
 
 def run(
@@ -18,12 +19,13 @@ def run(
     database_url: str | None = None,
     *,
     settings: HubSettings | None = None,
+    limits: ServerLimits | None = None,
     log_level: str = "info",
 ) -> None:
     """Serve until interrupted (uvicorn)."""
     import uvicorn
 
-    app = create_app(database_url, settings=settings)
+    app = create_app(database_url, settings=settings, limits=limits)
     # Frames past 64 KiB are refused by the WebSocket layer itself; smaller oversized
     # frames get the protocol's ``too_large`` error.
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=65536)

@@ -3,15 +3,23 @@ browser pages (``static/``).  OpenAPI is published at ``/openapi.json``."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from sqlalchemy.exc import SQLAlchemyError
+from starlette.requests import HTTPConnection
+from starlette.websockets import WebSocketDisconnect
 
 from rummykit import __version__
 from rummykit.bots.expert import LEVELS
@@ -22,18 +30,31 @@ from rummykit.model.pieces import NotationError
 from rummykit.rules.meldcheck import check_meld
 from rummykit.rules.options import OptionError
 from rummykit.rules.variant import UnknownVariantError, all_variants, find_variant
+from rummykit.server.frames import error_frame
 from rummykit.server.hub import Hub, HubSettings
-from rummykit.server.schema import StateFrame, TableInfo
-from rummykit.server.store import Store
-from rummykit.server.tables import Lobby, ProtocolError, Table
+from rummykit.server.quotas import Expiry, RateLimiter, RateLimitError, ServerLimits
+from rummykit.server.schema import MAX_CLIENT_FRAME, HelloMessage, StateFrame, TableInfo
+from rummykit.server.store import Store, describe_failure
+from rummykit.server.tables import CODE_ALPHABET, CODE_LENGTH, Lobby, ProtocolError, Table
 
-__all__ = ["STATIC_DIR", "create_app"]
+__all__ = ["HELLO_TIMEOUT", "MAX_OFFSET", "MAX_PAGE", "STATIC_DIR", "create_app"]
+
+log = logging.getLogger("rummykit.server")
 
 STATIC_DIR = Path(__file__).parent / "static"
+
+MAX_PAGE = 200
+"""The longest page of a list (``limit``)."""
+MAX_OFFSET = 2**31 - 1
+"""The largest ``offset`` of a list (any database reads it)."""
+HELLO_TIMEOUT = 10.0
+"""Seconds a new WebSocket connection has to send its ``hello`` frame."""
 
 _STATUS = {
     "no_table": 404,
     "bad_token": 403,
+    "rate_limited": 429,
+    "internal": 503,
     "seat_taken": 409,
     "table_full": 409,
     "not_your_turn": 409,
@@ -42,6 +63,15 @@ _STATUS = {
     "not_finished": 409,
     "finished": 409,
 }
+
+_CLOSE = {"no_table": 4404, "bad_token": 4401, "rate_limited": 4429, "timeout": 4408}
+"""WebSocket close codes of a refused connection (any other refusal: 4400)."""
+
+_bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="seat token",
+    description="The seat token (from create, join or rematch) as `Authorization: Bearer TOKEN`.",
+)
 
 _PLACEHOLDER = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>rummykit</title></head>
@@ -100,16 +130,10 @@ class Join(_Body):
     seat: int | None = None
 
 
-class TokenBody(_Body):
-    """A request made with a seat's token."""
-
-    token: str = Field(max_length=128)
-
-
 class ActionBody(_Body):
-    """``POST /api/tables/{code}/action``: the WebSocket ``action`` frame over HTTP."""
+    """``POST /api/tables/{code}/action``: the WebSocket ``action`` frame over HTTP (the
+    seat token goes in the ``Authorization`` header)."""
 
-    token: str = Field(max_length=128)
     action_id: str = Field(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")
     state_id: int = Field(ge=0)
     action: str = Field(min_length=1, max_length=512)
@@ -177,23 +201,82 @@ def _variants() -> list[dict[str, Any]]:
     return out
 
 
+async def seat_token(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str | None:
+    """The seat token of an HTTP request: ``Authorization: Bearer TOKEN`` (None without
+    the header).  A token in the URL is refused: URLs are written to access logs."""
+    if "token" in request.query_params:
+        raise ProtocolError(
+            "malformed", "a seat token never goes in the URL: send 'Authorization: Bearer TOKEN'"
+        )
+    if credentials is None:
+        if request.headers.get("authorization"):
+            raise ProtocolError("bad_token", "the Authorization header must be 'Bearer TOKEN'")
+        return None
+    return credentials.credentials
+
+
+Token = Annotated[str | None, Depends(seat_token)]
+Limit = Annotated[int, Query(ge=1, le=MAX_PAGE, description="The page's length.")]
+Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET, description="Items skipped.")]
+
+
+def _client(conn: HTTPConnection) -> str:
+    """The address rate limits are counted by (behind a proxy uvicorn trusts, by default
+    one on 127.0.0.1, the client it names in ``X-Forwarded-For``)."""
+    return conn.client.host if conn.client is not None else "unknown"
+
+
+def read_hello(data: str | bytes) -> str | None:
+    """The token of a ``hello`` frame (None: a spectator); ``ProtocolError`` if ``data``
+    is not one."""
+    if len(data) > MAX_CLIENT_FRAME:
+        raise ProtocolError("too_large", f"frames are limited to {MAX_CLIENT_FRAME} bytes")
+    try:
+        raw = json.loads(data)
+    except (ValueError, RecursionError):
+        raise ProtocolError("malformed", "a frame is one JSON object") from None
+    if isinstance(raw, dict) and raw.get("v") != 1:
+        raise ProtocolError("unsupported_version", "this server speaks protocol v 1")
+    try:
+        hello = HelloMessage.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "frame"
+        raise ProtocolError(
+            "malformed", f"the first frame must be hello: {where}: {first['msg']}"
+        ) from None
+    return hello.token
+
+
 def create_app(
     database_url: str | None = None,
     *,
     settings: HubSettings | None = None,
     static_dir: Path | None = None,
+    limits: ServerLimits | None = None,
 ) -> FastAPI:
     """The server application on the database at ``database_url`` (default: an SQLite
-    file in the user's data directory); migrations run first."""
+    file in the user's data directory); migrations run first.  ``limits``: per-client
+    rate limits and the expiry of unused tables (default: ``ServerLimits()``)."""
+    limits = ServerLimits() if limits is None else limits
     store = Store(database_url)
     lobby = Lobby(store)
     hub = Hub(lobby, settings)
+    quota = RateLimiter(limits)
+    expiry = Expiry(lobby, hub, limits.idle_open)
     static = STATIC_DIR if static_dir is None else static_dir
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         hub.start()
+        sweeper = asyncio.create_task(expiry.run())
         yield
+        sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeper
         hub.stop()
         store.close()
 
@@ -206,12 +289,50 @@ def create_app(
     app.state.store = store
     app.state.lobby = lobby
     app.state.hub = hub
+    app.state.expiry = expiry
 
     @app.exception_handler(ProtocolError)
     async def _protocol_error(_: Request, exc: ProtocolError) -> JSONResponse:
+        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimitError) else None
         return JSONResponse(
-            {"code": exc.code, "message": exc.message}, status_code=_STATUS.get(exc.code, 400)
+            {"code": exc.code, "message": exc.message},
+            status_code=_STATUS.get(exc.code, 400),
+            headers=headers,
         )
+
+    @app.exception_handler(SQLAlchemyError)
+    async def _store_error(request: Request, exc: SQLAlchemyError) -> JSONResponse:
+        # The store failed, not the request: nothing changed (memory follows the store),
+        # so the same request may be sent again.
+        log.error(
+            "%s %s: the store failed: %s", request.method, request.url.path, describe_failure(exc)
+        )
+        return JSONResponse(
+            {"code": "internal", "message": "the store failed: nothing changed; try again"},
+            status_code=503,
+            headers={"Retry-After": "1"},
+        )
+
+    def find(who: str, code: str) -> Table:
+        """The table ``code``, counting a code that names no table against ``who``."""
+        quota.check("lookup", who)
+        wanted = code.strip().upper()
+        try:
+            if len(wanted) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in wanted):
+                # Never sent to the store: it cannot name a table.
+                raise ProtocolError("no_table", f"no table has the code {code[:20]!r}")
+            return lobby.get(wanted)
+        except ProtocolError:
+            quota.hit("lookup", who)
+            raise
+
+    def seated(table: Table, token: str | None) -> int:
+        seat = table.seat_of_token(token)
+        if seat is None:
+            raise ProtocolError(
+                "bad_token", "this request needs the seat token: 'Authorization: Bearer TOKEN'"
+            )
+        return seat
 
     def page(name: str) -> Response:
         path = static / name
@@ -239,13 +360,14 @@ def create_app(
         return _variants()
 
     @app.get("/api/tables")
-    async def open_tables() -> list[TableInfo]:
-        """Tables waiting for players."""
-        return [t.info() for t in lobby.open_tables()]
+    async def open_tables(limit: Limit = 50, offset: Offset = 0) -> list[TableInfo]:
+        """Tables waiting for players, newest first, a page at a time."""
+        return [t.info() for t in lobby.open_tables()[offset : offset + limit]]
 
     @app.post("/api/tables")
     async def create_table(body: CreateTable, request: Request) -> Seated:
         """Create a table; the creator takes the first seat no bot plays."""
+        quota.hit("create", _client(request))
         table, seat, token = lobby.create(
             variant=body.variant,
             players=body.players,
@@ -255,6 +377,7 @@ def create_app(
             table_name=body.table_name,
             turn_timer=body.turn_timer,
         )
+        expiry.touch(table.code)
         if seat is not None:
             hub.seat_vacated(table, seat)
         hub.changed(table)
@@ -266,21 +389,24 @@ def create_app(
         return TableStatus(**table.info().model_dump(), event_id=table.event_id)
 
     @app.get("/api/tables/{code}")
-    async def get_table(code: str) -> TableStatus:
+    async def get_table(code: str, request: Request) -> TableStatus:
         """A table's header and status."""
-        return status(lobby.get(code))
+        return status(find(_client(request), code))
 
     @app.get("/api/tables/{code}/state")
-    async def get_state(code: str, token: str | None = None) -> StateFrame:
+    async def get_state(code: str, request: Request, token: Token) -> StateFrame:
         """The ``state`` frame the token's seat (no token: a spectator) would be sent."""
-        table = lobby.get(code)
+        table = find(_client(request), code)
         return table.frame(table.seat_of_token(token))
 
     @app.post("/api/tables/{code}/join")
     async def join(code: str, body: Join, request: Request) -> Seated:
         """Take a seat (the first open one unless ``seat`` is given)."""
-        table = lobby.get(code)
+        who = _client(request)
+        table = find(who, code)
+        quota.hit("join", who)
         seat, token = table.sit(body.name, body.seat)
+        expiry.touch(table.code)
         hub.seat_vacated(table, seat)
         hub.changed(table, header=True)
         return Seated(
@@ -288,53 +414,51 @@ def create_app(
         )
 
     @app.post("/api/tables/{code}/leave")
-    async def leave(code: str, body: TokenBody) -> dict[str, bool]:
+    async def leave(code: str, request: Request, token: Token) -> dict[str, bool]:
         """Give a seat up (during play a bot plays it until someone sits)."""
-        table = lobby.get(code)
-        seat = table.seat_of_token(body.token)
-        if seat is None:
-            raise ProtocolError("bad_token", "a token is required")
-        table.leave(seat)
+        table = find(_client(request), code)
+        table.leave(seated(table, token))
+        expiry.touch(table.code)
         hub.changed(table, header=True)
         return {"ok": True}
 
     @app.post("/api/tables/{code}/rematch")
-    async def rematch(code: str, body: TokenBody, request: Request) -> Seated:
+    async def rematch(code: str, request: Request, token: Token) -> Seated:
         """The rematch table of a finished game (created once, same seats for bots)."""
-        table = lobby.get(code)
-        seat = table.seat_of_token(body.token)
-        if seat is None:
-            raise ProtocolError("bad_token", "a token is required")
+        table = find(_client(request), code)
+        seat = seated(table, token)
+        if table.row.rematch is not None and lobby.load(table.row.rematch) is None:
+            # The rematch table was closed unused: the next request makes a new one.
+            store.update_table(table.code, rematch=None)
+            table.row.rematch = None
         new, got, token = lobby.rematch(table, seat)
+        expiry.touch(new.code)
         hub.seat_vacated(new, got)
         hub.changed(new, header=True)
         hub.changed(table, header=True)
         return Seated(code=new.code, invite_url=invite(request, new.code), seat=got, token=token)
 
     @app.post("/api/tables/{code}/action")
-    async def act(code: str, body: ActionBody) -> dict[str, int]:
+    async def act(code: str, body: ActionBody, request: Request, token: Token) -> dict[str, int]:
         """Play an action with a seat's token (the WebSocket ``action`` frame over HTTP)."""
-        table = lobby.get(code)
-        seat = table.seat_of_token(body.token)
-        if seat is None:
-            raise ProtocolError("bad_token", "a token is required")
-        applied = table.submit(seat, body.action_id, body.state_id, body.action)
+        table = find(_client(request), code)
+        applied = table.submit(seated(table, token), body.action_id, body.state_id, body.action)
         if not applied.duplicate:
             hub.changed(table, header=table.status == "finished")
         return {"event_id": applied.event_id}
 
     @app.get("/api/tables/{code}/record")
-    async def record(code: str) -> dict[str, Any]:
+    async def record(code: str, request: Request) -> dict[str, Any]:
         """The game record of a finished game (``docs/records.md``)."""
-        table = lobby.get(code)
+        table = find(_client(request), code)
         if table.status != "finished":
             raise ProtocolError("not_finished", "records are published when the game is over")
         return table.record()
 
     @app.get("/api/tables/{code}/replay/{step}")
-    async def replay_step(code: str, step: int) -> dict[str, Any]:
+    async def replay_step(code: str, step: int, request: Request) -> dict[str, Any]:
         """A finished game after ``step`` events, as every seat saw it."""
-        table = lobby.get(code)
+        table = find(_client(request), code)
         if table.status != "finished":
             raise ProtocolError("not_finished", "replays are published when the game is over")
         if not 0 <= step <= table.event_id:
@@ -349,9 +473,9 @@ def create_app(
         }
 
     @app.get("/api/games")
-    async def games(limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
-        """Finished games, newest first."""
-        rows = lobby.finished(max(1, min(limit, 200)), max(0, offset))
+    async def games(limit: Limit = 50, offset: Offset = 0) -> list[dict[str, Any]]:
+        """Finished games, newest first, a page at a time."""
+        rows = lobby.finished(limit, offset)
         return [
             {
                 "code": r.code,
@@ -381,8 +505,41 @@ def create_app(
         declared = [d for _, d in read]
         return check_meld(v, faces, declared, options=options).to_json()
 
+    async def refuse(ws: WebSocket, exc: ProtocolError, close: str | None = None) -> None:
+        text = error_frame(exc.code, exc.message)
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):  # peer gone
+            await ws.send_text(text)
+            await ws.close(code=_CLOSE.get(close or exc.code, 4400))
+
     @app.websocket("/ws/{code}")
-    async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> None:
-        await hub.serve(ws, code, token)
+    async def table_socket(ws: WebSocket, code: str) -> None:
+        await ws.accept()
+        try:
+            if "token" in ws.query_params:
+                raise ProtocolError(
+                    "malformed", "a seat token never goes in the URL: send it in the hello frame"
+                )
+            table = find(_client(ws), code)
+        except ProtocolError as exc:
+            await refuse(ws, exc)
+            return
+        try:
+            message = await asyncio.wait_for(ws.receive(), HELLO_TIMEOUT)
+        except TimeoutError:
+            late = ProtocolError("malformed", f"no hello frame within {HELLO_TIMEOUT:g} s")
+            await refuse(ws, late, "timeout")
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        try:
+            token = read_hello(message.get("text") or message.get("bytes") or b"")
+        except ProtocolError as exc:
+            await refuse(ws, exc)
+            return
+        expiry.touch(table.code)
+        try:
+            await hub.serve(ws, table.code, token)
+        finally:
+            expiry.touch(table.code)
 
     return app

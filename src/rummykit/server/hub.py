@@ -15,6 +15,7 @@ import logging
 import time
 from dataclasses import dataclass, field
 
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rummykit.server.frames import error_frame
@@ -30,6 +31,7 @@ from rummykit.server.schema import (
     WelcomeFrame,
     parse_client_message,
 )
+from rummykit.server.store import describe_failure
 from rummykit.server.tables import Lobby, ProtocolError, Table, hash_token
 
 __all__ = ["Hub", "HubSettings"]
@@ -241,8 +243,8 @@ class Hub:
     # ------------------------------------------------------------------ a connection
 
     async def serve(self, ws: WebSocket, code: str, token: str | None) -> None:
-        """Run one WebSocket connection until it closes."""
-        await ws.accept()
+        """Run one WebSocket connection, accepted and past its ``hello`` frame (the app
+        reads it), until it closes."""
         try:
             table = self.lobby.get(code)
             seat = table.seat_of_token(token)
@@ -328,7 +330,7 @@ class Hub:
             return
         try:
             raw = json.loads(data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: brackets nested too deep
             self._send(conn, error_frame("malformed", "a frame is one JSON object"))
             return
         if isinstance(raw, dict) and raw.get("v") != 1:
@@ -350,6 +352,12 @@ class Hub:
                 applied = table.submit(conn.seat, msg.action_id, msg.state_id, msg.action)
             except ProtocolError as exc:
                 self._send(conn, error_frame(exc.code, exc.message, msg.action_id))
+                return
+            except SQLAlchemyError as exc:  # the store's failure, not the request's: one line
+                log.error(
+                    "table %s: storing an action failed: %s", table.code, describe_failure(exc)
+                )
+                self._send(conn, error_frame("internal", "the action was not stored"))
                 return
             except Exception:
                 log.exception("table %s: storing an action failed", table.code)

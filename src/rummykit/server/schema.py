@@ -19,6 +19,7 @@ __all__ = [
     "ClientMessage",
     "ErrorCode",
     "ErrorFrame",
+    "HelloMessage",
     "HintFrame",
     "HintMessage",
     "PingMessage",
@@ -37,6 +38,7 @@ MAX_CLIENT_FRAME = 4096
 """Bytes: a longer client frame is answered with ``too_large`` and ignored."""
 
 ErrorCode = Literal[
+    "no_table",
     "bad_token",
     "not_your_turn",
     "stale_state",
@@ -67,6 +69,15 @@ class _ClientFrame(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     v: Literal[1]
+
+
+class HelloMessage(_ClientFrame):
+    """The first frame of every connection: the seat's token (null: a spectator).
+
+    The token travels in this frame, never in the URL, so that no access log holds it."""
+
+    type: Literal["hello"]
+    token: str | None = Field(default=None, max_length=128)
 
 
 class ActionMessage(_ClientFrame):

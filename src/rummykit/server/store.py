@@ -23,6 +23,7 @@ __all__ = [
     "Store",
     "TableRow",
     "default_database_url",
+    "describe_failure",
     "metadata",
     "normalize_url",
 ]
@@ -310,10 +311,11 @@ class Store:
         return [EventRow(r.seq, r.seat, r.action, r.action_id) for r in rows]
 
     def active_codes(self) -> list[str]:
-        """Codes of the tables not finished (to load on start-up)."""
+        """Codes of the tables open or playing (to load on start-up; not those finished
+        or closed unused, status ``expired``)."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                sa.select(tables_t.c.code).where(tables_t.c.status != "finished")
+                sa.select(tables_t.c.code).where(tables_t.c.status.in_(("open", "playing")))
             ).all()
         return [r.code for r in rows]
 
@@ -345,3 +347,11 @@ class Store:
                 sa.select(tables_t.c.code).where(tables_t.c.code.in_(list(codes)))
             ).all()
         return {r.code for r in rows}
+
+
+def describe_failure(exc: BaseException) -> str:
+    """A store failure in one line for the log: the driver's message without the
+    statement and its parameters (which may hold names and token hashes)."""
+    orig = getattr(exc, "orig", None)
+    reason = str(orig if orig is not None else exc).splitlines()
+    return f"{type(exc).__name__}: {reason[0] if reason else ''}"

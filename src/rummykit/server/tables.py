@@ -478,8 +478,8 @@ class Lobby:
         if table is not None or self.store is None:
             return table
         loaded = self.store.load_table(code)
-        if loaded is None:
-            return None
+        if loaded is None or loaded[0].status == "expired":
+            return None  # an open table closed unused (``quotas.Expiry``) is gone
         table = Table(loaded[0], loaded[1], self.store, seeds=self.seeds)
         self.tables[code] = table
         return table

@@ -11,10 +11,16 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(path, body = undefined) {
+/**
+ * Call the HTTP API: GET without ``body``, else POST it as JSON.  A seat ``token`` goes
+ * in the Authorization header, never in the URL (URLs end up in access logs).
+ */
+export async function api(path, body = undefined, token = null) {
+  const headers = {};
+  if (token) headers.authorization = `Bearer ${token}`;
   const init = body === undefined
-    ? { method: "GET" }
-    : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+    ? { method: "GET", headers }
+    : { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) };
   const response = await fetch(path, init);
   const text = await response.text();
   let data = null;

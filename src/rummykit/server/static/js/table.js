@@ -122,12 +122,13 @@ function sortRack(keyOf) {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const query = S.token ? `?token=${encodeURIComponent(S.token)}` : "";
-  const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(S.code)}${query}`);
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(S.code)}`);
   S.ws = ws;
   ws.addEventListener("open", () => {
     S.connected = true;
     S.retry = 0;
+    // The token goes in the first frame, never in the URL (URLs end up in access logs).
+    send({ type: "hello", token: S.token });
     if (S.eventId) send({ type: "resync", last_event_id: S.eventId });
     renderStatus();
   });
@@ -832,7 +833,7 @@ function drop(index, x, y) {
 
 async function rematch() {
   try {
-    const made = await api(`/api/tables/${encodeURIComponent(S.code)}/rematch`, { token: S.token });
+    const made = await api(`/api/tables/${encodeURIComponent(S.code)}/rematch`, {}, S.token);
     if (made.token) rememberSeat(made.code, made.seat, made.token);
     location.href = `/t/${encodeURIComponent(made.code)}`;
   } catch (err) {
@@ -843,7 +844,7 @@ async function rematch() {
 async function leave() {
   if (!window.confirm(t("table.leave_confirm"))) return;
   try {
-    await api(`/api/tables/${encodeURIComponent(S.code)}/leave`, { token: S.token });
+    await api(`/api/tables/${encodeURIComponent(S.code)}/leave`, {}, S.token);
   } catch (err) {
     showMessage(`${tf("error", err.code)}: ${err.message}`, "error");
     return;
