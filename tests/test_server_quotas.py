@@ -114,7 +114,7 @@ def test_an_unused_open_table_is_closed_marked_and_dropped(tmp_path: Path) -> No
         started = api.post("/api/tables", json={"variant": "basic", "players": 2}).json()
         api.post(f"/api/tables/{started['code']}/join", json={})
         with seat_socket(api, watched["code"], watched["token"]) as ws:
-            until(ws, "state")
+            until(ws, "welcome")  # an open table: no deal, no state yet
             _wait_closed(api, idle["code"])
             time.sleep(0.5)
             # Someone is connected to this one; the other has started: both stay.
