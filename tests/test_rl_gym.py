@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import gymnasium
 import numpy as np
 import pytest
@@ -118,3 +121,24 @@ def test_bots_choose_the_same_without_the_history_text() -> None:
         runs.append(_episode(env, seed=4))
         runs.append([str(a) for _, a in env.game.log])
     assert runs[0] == runs[2] and runs[1] == runs[3]
+
+
+@pytest.mark.parametrize("variant", [v.name for v in all_variants()])
+def test_a_pickled_or_copied_env_plays_on_as_the_original(variant: str) -> None:
+    env = gymnasium.make(rl.gymnasium_id(variant), opponents="greedy")
+    obs, _info = env.reset(seed=8)
+    rng = np.random.default_rng(8)
+    envs = [env]
+    for step in range(40):
+        if step == 0:  # vienna with greedy bots can end within two learner steps
+            envs += [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+        legal = np.flatnonzero(obs["action_mask"].view(np.bool_))
+        action = int(legal[rng.integers(len(legal))])
+        outcomes = [e.step(action) for e in envs]
+        obs = outcomes[0][0]
+        for other in outcomes[1:]:
+            assert (other[0]["observation"] == obs["observation"]).all()
+            assert other[1:4] == outcomes[0][1:4]
+        if outcomes[0][2] or outcomes[0][3]:
+            break
+    assert len(envs) == 3

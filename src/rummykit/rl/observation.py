@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -77,6 +78,7 @@ class ObservationEncoder:
     """Encodes seat views of one variant and piece set as vectors."""
 
     def __init__(self, variant: Variant, pieces: PieceSet) -> None:
+        self._key = (variant, pieces)
         self.max_players = variant.max_players
         self.piece_count = len(pieces)
         # Where nothing is laid during play (RULES §7.3) formations appear only in a
@@ -202,6 +204,16 @@ class ObservationEncoder:
         "owner one-hot, relative (max players)",
     )
     """Features of each formation slot, in order."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickles carry the variant and pieces and get the receiving process's encoder.
+        return (_shared_encoder, self._key)
+
+    def __copy__(self) -> ObservationEncoder:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ObservationEncoder:
+        return self  # its tables never change after construction; caches are shared
 
     def block(self, name: str) -> ObservationBlock:
         """The block called ``name``."""
@@ -337,3 +349,10 @@ class ObservationEncoder:
             min(1.0, jokers * self._joker_scale),
         ]
         return ones, [o + 11, o + 12, o + 13, o + 14], values
+
+
+def _shared_encoder(variant: Variant, pieces: PieceSet) -> ObservationEncoder:
+    """The cached encoder of ``variant`` and ``pieces`` (unpickling)."""
+    from rummykit.rl.core import observation_encoder  # core imports this module
+
+    return observation_encoder(variant, pieces)
