@@ -20,6 +20,7 @@ from rummykit.engine import DealResult, Game, IllegalActionError, Phase
 from rummykit.engine.actions import Action, NextDeal
 from rummykit.model.pieces import PieceSet
 from rummykit.rl.actions import ActionCodec, action_codec
+from rummykit.rl.memory import PublicMemory
 from rummykit.rl.observation import ObservationEncoder, seat_view
 from rummykit.rules.options import OptionError
 from rummykit.rules.variant import Variant, find_variant
@@ -117,6 +118,9 @@ class Table:
         self.codec: ActionCodec = action_codec(self.variant, pieces)
         self.encoder: ObservationEncoder = observation_encoder(self.variant, pieces)
         self.game: Game = Game(self.variant, self.players, given, seed=0)
+        self.memory = PublicMemory(self.game)
+        """The public record of the current deal (observations read it); kept in step
+        with ``game`` by :meth:`play` and, for a game set from outside, by replay."""
         # Penalty variants (lowest total wins) count a deal's points against a seat.
         self.reward_sign = -1.0 if self.game.play.match_winner == "lowest" else 1.0
         self.steps_in_deal = 0
@@ -167,8 +171,9 @@ class Table:
         return mask
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
-        """The observation vector of ``seat``: built from its view only."""
-        return self.encoder.encode(seat_view(self.game, seat))
+        """The observation vector of ``seat``: built from its view and the public memory."""
+        self.memory.sync(self.game)
+        return self.encoder.encode(seat_view(self.game, seat), self.memory)
 
     def play(self, action: Any) -> StepOutcome:
         """Apply action number ``action`` for the seat to move.
@@ -184,6 +189,7 @@ class Table:
         game = self.game
         deals = len(game.results)
         game.apply(chosen)
+        self.memory.sync(game)
         self.steps_in_deal += 1
         deal = game.results[-1] if len(game.results) > deals else None
         if deal is not None:
@@ -193,6 +199,7 @@ class Table:
             elif game.phase is Phase.DEAL_END:
                 # Starting the next deal is no one's decision: the environment plays it.
                 game.apply(NextDeal())
+                self.memory.sync(game)
         elif self.steps_in_deal >= self.max_steps_per_deal:
             self.truncated = True
         return StepOutcome(deal, self.finished, self.truncated)

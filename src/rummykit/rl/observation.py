@@ -7,6 +7,11 @@ action numbers use absolute seats, so the observer's absolute seat is given
 too.  Counts of a face are divided by the copies the piece set holds, so a
 full rack slot reads 1.0.  The blocks are listed by :attr:`ObservationEncoder.blocks`
 and in ``docs/rl.md``.
+
+Version 2 (:data:`OBSERVATION_VERSION`) appends the deal's public memory
+(:class:`~rummykit.rl.memory.PublicMemory`: pieces known in each hand, discards,
+takes and lay-downs by seat) and counts the pieces known to be in other hands as
+seen, so ``unseen`` holds only the pieces whose place the observer cannot tell.
 """
 
 from __future__ import annotations
@@ -22,9 +27,15 @@ import numpy.typing as npt
 from rummykit.engine import Game, Phase, SeatView, view
 from rummykit.engine.view import FormationView
 from rummykit.model.pieces import JOKER_KIND, PieceSet
+from rummykit.rl.memory import PublicMemory
 from rummykit.rules.variant import Variant
 
-__all__ = ["ObservationBlock", "ObservationEncoder", "seat_view"]
+__all__ = ["OBSERVATION_VERSION", "ObservationBlock", "ObservationEncoder", "seat_view"]
+
+OBSERVATION_VERSION = 2
+"""1: the table as it is; 2: plus the deal's public memory, and ``unseen`` net of the
+pieces known to be in other hands (``docs/rl.md``, "Observation versions")."""
+_MEMORY_BLOCKS = ("known", "discarded", "last_discard", "taken", "laid")
 
 KINDS = JOKER_KIND + 1
 _PHASES = tuple(Phase)
@@ -107,7 +118,11 @@ class ObservationEncoder:
             ("column_top", k, "one-hot: the column's last tile (what 'take last' gets)"),
             ("column_depth", k, "1 / (1 + depth from the top) of each kind's nearest copy"),
             ("table", k, "pieces of each kind in formations on the table / copies"),
-            ("unseen", k, "copies the observer has not seen (racks of others, stock)"),
+            (
+                "unseen",
+                k,
+                "copies whose place the observer cannot tell (stock, unknown parts of racks)",
+            ),
             ("indicator", k, "one-hot: the face-up indicator (tile variants)"),
             ("scalars", _SCALARS, "see ObservationEncoder.SCALARS"),
             (
@@ -120,6 +135,16 @@ class ObservationEncoder:
                 self.max_formations * (_FORMATION_BASE + s),
                 "per formation id m1..mT: see ObservationEncoder.FORMATION",
             ),
+            (
+                "known",
+                s * k,
+                "per relative seat, pieces of each kind publicly known in its hand / copies "
+                "(slot 0: what the others know of the observer's)",
+            ),
+            ("discarded", s * k, "per relative seat, pieces of each kind it discarded this deal"),
+            ("last_discard", s * k, "per relative seat, one-hot: the kind of its latest discard"),
+            ("taken", s * k, "per relative seat, pieces of each kind it took from the pile"),
+            ("laid", s * k, "per relative seat, net pieces of each kind it moved to the table"),
         ]
         blocks: list[ObservationBlock] = []
         start = 0
@@ -149,6 +174,7 @@ class ObservationEncoder:
         self._rack_fraction = [min(x, _RACK_CAP) / _RACK_CAP for x in range(pieces_count + 1)]
         self._depth_fraction = [0.0] + [1.0 / d for d in range(1, pieces_count + 1)]
         self._formation_stride = _FORMATION_BASE + s
+        self._memory_at = [self._at[name] for name in _MEMORY_BLOCKS]
         # Formation rows depend only on the formation and its owner's relative seat:
         # (notation, kind, id, owner offset) -> (one-hot indices, fraction indices, values).
         self._formation_rows: dict[
@@ -222,8 +248,17 @@ class ObservationEncoder:
                 return b
         raise KeyError(name)
 
-    def encode(self, seat_view: SeatView) -> npt.NDArray[np.float32]:
-        """The observation vector of ``seat_view`` (a new array)."""
+    version = OBSERVATION_VERSION
+
+    def encode(
+        self, seat_view: SeatView, memory: PublicMemory | None = None
+    ) -> npt.NDArray[np.float32]:
+        """The observation vector of ``seat_view`` (a new array).
+
+        ``memory`` is the public memory of the same game at the same moment
+        (:class:`~rummykit.rl.Table` keeps it); without it the memory blocks are 0
+        and only the pieces in sight count as seen.
+        """
         # Speed matters (one call per environment step): every count and one-hot
         # becomes an index for a single bincount, scaled per block afterwards; the
         # fractional features are written with one fancy assignment; loops run in C
@@ -311,10 +346,33 @@ class ObservationEncoder:
         )
         if v.indicator is not None and v.indicator_in_stock:
             seen[v.indicator.kind] += 1
+        if memory is not None:
+            seen = seen + self._write_memory(out, memory, me, n)
         base = self._unseen_at
         out[base : base + KINDS] = np.maximum(self._copies_array - seen, 0) * self._inverse_array
         out[fidx] = fval
         return out
+
+    def _write_memory(
+        self, out: npt.NDArray[np.float32], memory: PublicMemory, me: int, n: int
+    ) -> npt.NDArray[np.int64]:
+        """Write the memory blocks, rotated so the observer is slot 0; return the pieces
+        of each kind known to be in the other seats' hands."""
+        order = [(me + r) % n for r in range(n)]
+        size = n * KINDS
+        inverse = self._inverse_array
+        known = memory.known[order]
+        for at, counts in zip(self._memory_at, (known, memory.discarded[order]), strict=False):
+            out[at : at + size] = np.minimum(counts * inverse, 1.0).ravel()
+        at = self._memory_at[2]
+        for r, seat in enumerate(order):
+            if memory.last_discard[seat] >= 0:
+                out[at + r * KINDS + memory.last_discard[seat]] = 1.0
+        at = self._memory_at[3]
+        out[at : at + size] = np.minimum(memory.taken[order] * inverse, 1.0).ravel()
+        at = self._memory_at[4]
+        out[at : at + size] = np.clip(memory.laid[order] * inverse, -1.0, 1.0).ravel()
+        return known[1:].sum(axis=0)  # type: ignore[no-any-return]
 
     def _fraction_positions(self, players: int) -> list[int]:
         """Positions of the fractional features written on every call, in order."""
