@@ -42,11 +42,32 @@ the other seats' scores (an explicit, opt-in shaping that makes the game zero-su
 In variants whose match is won with the *lowest* total (penalty points), rewards
 are the negated scores, so that more reward is always better."""
 
+
 def is_match_option(name: str) -> bool:
     """Whether a variant option sets a match's length (``match_deals``, ``match_mode``,
     ``match_loss_threshold``, ``target_score``, ...): passing any of them makes an
     episode the whole match, ended by the variant's rules; otherwise it is one deal."""
     return name.startswith("match_") or name == "target_score"
+
+
+EPISODE_RECYCLE_LIMIT = 3
+"""``max_stock_recycles`` the environments pass when the caller gives none (RULES §2.4/
+A-05: after this many recycles an empty stock voids the deal).  Without a limit a card
+deal in which nobody can go out turns its discard pile over forever (random Continental
+play rarely forms a whole-hand layout); pass ``max_stock_recycles=None`` for the
+unlimited rule.  See docs/rl.md, "Episode length"."""
+
+
+def episode_options(variant: Variant, options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` plus the environments' recycle limit where the variant has the option
+    and the caller did not set it (a documented rule option, never a hidden change)."""
+    given = dict(options)
+    if "max_stock_recycles" not in given and any(
+        spec.name == "max_stock_recycles" for spec in variant.options
+    ):
+        given["max_stock_recycles"] = EPISODE_RECYCLE_LIMIT
+    return given
+
 
 DEFAULT_MAX_STEPS_PER_DEAL = 5_000
 """Agent actions allowed in one deal before the episode is truncated.
@@ -86,7 +107,8 @@ class Table:
 
     ``options`` are the variant's options, validated by the variant (an unknown
     name or a bad value raises :class:`~rummykit.rules.OptionError`) and passed
-    to the engine unchanged.  An episode is one deal unless ``options`` sets the
+    to the engine, with :func:`episode_options`' recycle limit where none is given.
+    An episode is one deal unless ``options`` sets the
     match's length (:func:`is_match_option`); then it is the whole match.
     """
 
@@ -102,7 +124,7 @@ class Table:
     ) -> None:
         self.variant = find_variant(variant) if isinstance(variant, str) else variant
         self.players = self.variant.default_players if players is None else int(players)
-        given = dict(options)
+        given = episode_options(self.variant, options)
         self.options: dict[str, Any] = given
         resolved = self.variant.resolve(self.players, given)  # raises OptionError
         self.whole_match = any(is_match_option(name) for name in given)
