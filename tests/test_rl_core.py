@@ -15,8 +15,8 @@ from collections.abc import Callable
 import pytest
 
 from rummykit.engine import Game, view
-from rummykit.rl import Table
-from rummykit.rules import all_variants
+from rummykit.rl import EPISODE_RECYCLE_LIMIT, Table, episode_options
+from rummykit.rules import all_variants, find_variant
 
 VARIANTS = [v.name for v in all_variants()]
 POSITIONS = (0, 7, 40, 150)
@@ -88,3 +88,31 @@ def test_a_pickled_table_shares_the_process_codec_and_encoder() -> None:
     for seat in range(4):
         assert (twin.observation(seat) == table.observation(seat)).all()
         assert (twin.action_mask(seat) == table.action_mask(seat)).all()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_random_deals_end_at_default_options(variant: str) -> None:
+    """Masked random play finishes its deals (no truncation) in every variant: card
+    variants run with the environments' recycle limit (RULES §2.4/A-05)."""
+    for seed in range(3):
+        table = Table(variant, None, {})
+        table.new_game(seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not table.is_over:
+            legal = sorted(table.legal())
+            table.play(legal[rng.randrange(len(legal))])
+            steps += 1
+        assert table.finished and not table.truncated, (variant, seed, steps)
+
+
+def test_the_recycle_limit_is_an_explicit_overridable_option() -> None:
+    table = Table("continental", None, {})
+    assert table.options["max_stock_recycles"] == EPISODE_RECYCLE_LIMIT
+    assert table.game.options["max_stock_recycles"] == EPISODE_RECYCLE_LIMIT
+    unlimited = Table("continental", None, {"max_stock_recycles": None})
+    assert unlimited.game.options["max_stock_recycles"] is None
+    assert "max_stock_recycles" not in Table("remi_ro", None, {}).options  # no recycling
+    assert episode_options(find_variant("basic"), {"max_stock_recycles": 7}) == {
+        "max_stock_recycles": 7
+    }

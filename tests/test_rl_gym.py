@@ -142,3 +142,43 @@ def test_a_pickled_or_copied_env_plays_on_as_the_original(variant: str) -> None:
         if outcomes[0][2] or outcomes[0][3]:
             break
     assert len(envs) == 3
+
+
+def test_a_gymnasium_vector_env_steps_with_masks() -> None:
+    envs = gymnasium.make_vec("rummykit/remi_ro-v0", num_envs=2, vectorization_mode="sync")
+    obs, _info = envs.reset(seed=3)
+    assert obs["observation"].shape[0] == 2 and obs["action_mask"].shape[0] == 2
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(400):
+        actions = [
+            int(rng.choice(np.flatnonzero(mask))) if mask.any() else 0
+            for mask in obs["action_mask"]
+        ]
+        obs, rewards, terminated, truncated, _info = envs.step(np.array(actions))
+        ended += int(terminated.sum() + truncated.sum())
+        assert rewards.shape == (2,)
+        if ended >= 2:
+            break
+    assert ended >= 1  # a deal finished and the vector env reset it
+    envs.close()
+
+
+def test_the_mask_can_stay_out_of_the_observation() -> None:
+    """sb3-contrib's MaskablePPO reads the mask from action_masks(), so the network's
+    input can be the bare vector."""
+    bare = gymnasium.make("rummykit/remi_ro-v0", mask_in_observation=False)
+    full = gymnasium.make("rummykit/remi_ro-v0")
+    assert isinstance(bare.observation_space, gymnasium.spaces.Box)
+    obs, _ = bare.reset(seed=4)
+    reference, _ = full.reset(seed=4)
+    assert isinstance(obs, np.ndarray) and bare.observation_space.contains(obs)
+    np.testing.assert_array_equal(obs, reference["observation"])
+    np.testing.assert_array_equal(
+        bare.unwrapped.action_masks(), reference["action_mask"].astype(bool)
+    )
+    check_env(
+        gymnasium.make(
+            "rummykit/remi_ro-v0", mask_in_observation=False, illegal_action="random"
+        ).unwrapped
+    )
