@@ -15,12 +15,12 @@ from rummykit.rules import OptionError
 
 
 def _play(env: rl.RummyGymEnv, seed: int, steps: int = 200) -> list[float]:
-    obs, _info = env.reset(seed=seed)
+    env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     rewards = []
     for _ in range(steps):
         legal = np.flatnonzero(env.action_masks())
-        obs, reward, terminated, truncated, _info = env.step(int(rng.choice(legal)))
+        _obs, reward, terminated, truncated, _info = env.step(int(rng.choice(legal)))
         rewards.append(reward)
         if terminated or truncated:
             break
