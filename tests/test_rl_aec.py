@@ -95,7 +95,7 @@ def test_agents_are_engine_seats() -> None:
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
     assert env.agent_selection == f"player_{env.game.to_move}"
     assert env.action_space("player_1").n == 20982
-    assert env.observation_space("player_2")["observation"].shape == (1164,)
+    assert env.observation_space("player_2")["observation"].shape == (2224,)  # version 2
     assert str(env) == "rummykit_remi_ro_v0"
 
 
@@ -165,7 +165,7 @@ def test_options_are_validated_by_the_variant() -> None:
     with pytest.raises(OptionError, match="max_steps_per_deal"):
         rl.env("remi_ro", 4, max_steps_per_deal=0)
     with pytest.raises(ValueError, match="render_mode"):
-        rl.env("remi_ro", 4, render_mode="rgb_array")
+        rl.env("remi_ro", 4, render_mode="svg")
     env = rl.raw_env("remi", 2, opening_min_points=30)
     assert env.game.options["opening_min_points"] == 30
 
