@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
 
 import numpy as np
@@ -73,7 +74,9 @@ def test_a_self_play_pool_draws_a_policy_per_seat_and_reset() -> None:
             assert observation["observation"].shape == (env.table.encoder.size,)
             assert mask.dtype == np.bool_ and mask.any()
             calls.append((index, observation))
-            return int(np.flatnonzero(mask)[0])
+            # A deterministic but varied choice: the first legal number loops on take/reset.
+            legal = np.flatnonzero(mask)
+            return int(legal[zlib.crc32(observation["observation"].tobytes()) % len(legal)])
 
         return act
 
