@@ -182,3 +182,16 @@ def test_the_mask_can_stay_out_of_the_observation() -> None:
             "rummykit/remi_ro-v0", mask_in_observation=False, illegal_action="random"
         ).unwrapped
     )
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("continental", 4), ("vienna", 8)])
+def test_reset_never_returns_a_finished_episode(variant: str, seed: int) -> None:
+    """With these seeds a random bot ends the deal before the learner's first move (a
+    dealt Continental layout, RULES §7.6; a Vienna call, §6.6): reset deals again, so the
+    learner always has a legal action (an all-zero mask breaks masked learners)."""
+    env = rl.RummyGymEnv(variant, None, opponents="random", match_deals=1)
+    obs, info = env.reset(seed=seed)
+    assert obs["action_mask"].any() and not env.table.is_over
+    assert len(info["skipped_deals"]) >= 1
+    again, _ = env.reset(seed=seed)
+    np.testing.assert_array_equal(again["observation"], obs["observation"])

@@ -39,6 +39,10 @@ __all__ = ["IllegalActionMode", "RummyGymEnv", "gymnasium_id", "register_gymnasi
 IllegalActionMode = Literal["raise", "random"]
 
 
+_MAX_SKIPPED_DEALS = 100
+"""Deals in a row that may end before the learner's first move before reset gives up."""
+
+
 def gymnasium_id(variant: str) -> str:
     """The Gymnasium id of ``variant``'s environment: ``rummykit/<name>-v0``."""
     return f"rummykit/{variant}-v0"
@@ -149,6 +153,11 @@ class RummyGymEnv(gymnasium.Env[Any, np.int64]):
         With ``seed``, the deal is that of ``Game(variant, players, options,
         seed=seed)`` and the bots' choices are fixed too.  ``options`` is unused
         (the variant's options are fixed when the environment is built).
+
+        A deal that ends before the learner's first move (a seat before it lays a
+        dealt Continental layout, a Vienna call on the first turn) asks nothing of
+        the learner: it is dealt again from a seed drawn from the first one, and
+        ``info["skipped_deals"]`` lists the skipped deals' scores.
         """
         super().reset(seed=seed)
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(2**63))
@@ -158,10 +167,23 @@ class RummyGymEnv(gymnasium.Env[Any, np.int64]):
         self._seat_opponents = dict(zip(others, self.opponents, strict=True))
         for opponent in self.opponents:
             opponent.reset(self.np_random)
-        self._bot_rng = random.Random(f"rummykit-bots-{game_seed}")
-        self.table.new_game(game_seed)
-        reward, info = self._play_bots()
-        del reward  # no deal can end before everyone has acted
+        skipped: list[tuple[int, ...]] = []
+        reseed = np.random.default_rng(game_seed)
+        while True:
+            self._bot_rng = random.Random(f"rummykit-bots-{game_seed}")
+            self.table.new_game(game_seed)
+            _reward, info = self._play_bots()
+            if not self.table.is_over:
+                break
+            # An episode that is over at reset would give the learner an all-zero mask.
+            skipped.append(tuple(info.get("deal_scores", ())))
+            if len(skipped) >= _MAX_SKIPPED_DEALS:
+                raise RuntimeError(
+                    f"{len(skipped)} deals in a row ended before the learner's first move"
+                )
+            game_seed = int(reseed.integers(2**63))
+        if skipped:
+            info = {"skipped_deals": skipped}
         return self._observe(), info
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
