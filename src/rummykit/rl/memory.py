@@ -29,17 +29,20 @@ checks that these fields equal :func:`~rummykit.engine.spectator_view` (``rummyk
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from rummykit.engine import Game, IllegalActionError
-from rummykit.engine.actions import Discard, ResetTurn
+from rummykit.engine.actions import Discard, Draw, ResetTurn
 from rummykit.model.pieces import JOKER_KIND
 
-__all__ = ["PublicMemory", "PublicState", "public_state"]
+__all__ = ["COUNT_BLOCKS", "PublicMemory", "PublicState", "public_state"]
 
 KINDS = JOKER_KIND + 1
+COUNT_BLOCKS = ("known", "discarded", "taken", "laid")
+"""The per-seat count arrays of :class:`PublicMemory`, in the order of ``counts``."""
 Counts = npt.NDArray[np.int64]
 
 
@@ -51,6 +54,7 @@ class PublicState:
     table: Counts
     stock_count: int
     indicator_in_stock: bool
+    column_length: int
 
 
 def public_state(game: Game, kinds: npt.NDArray[np.int64]) -> PublicState:
@@ -62,6 +66,7 @@ def public_state(game: Game, kinds: npt.NDArray[np.int64]) -> PublicState:
         np.bincount(kinds[table], minlength=KINDS),
         len(game.stock),
         game.indicator is not None and game.indicator in game.stock,
+        len(column),
     )
 
 
@@ -78,10 +83,9 @@ class PublicMemory:
         self.players = game.players
         self._kinds = np.array([f.kind for f in game.faces], dtype=np.int64)
         self._indicator_kind = -1
-        self.known: Counts = np.zeros((self.players, KINDS), dtype=np.int64)
-        self.discarded: Counts = np.zeros((self.players, KINDS), dtype=np.int64)
-        self.taken: Counts = np.zeros((self.players, KINDS), dtype=np.int64)
-        self.laid: Counts = np.zeros((self.players, KINDS), dtype=np.int64)
+        self.counts: Counts = np.zeros((len(COUNT_BLOCKS), self.players, KINDS), dtype=np.int64)
+        """``known``, ``discarded``, ``taken`` and ``laid`` stacked (in that order), so
+        an observation rotates and scales them in one operation."""
         self.last_discard = [-1] * self.players
         """The kind of each seat's latest discard this deal, or -1."""
         self._game: Game | None = None
@@ -90,10 +94,29 @@ class PublicMemory:
         self._state = public_state(game, self._kinds)
         self.sync(game)
 
+    @property
+    def known(self) -> Counts:
+        """Per seat and kind: pieces publicly known to be in the seat's hand."""
+        return self.counts[0]  # type: ignore[no-any-return]
+
+    @property
+    def discarded(self) -> Counts:
+        """Per seat and kind: pieces the seat discarded this deal."""
+        return self.counts[1]  # type: ignore[no-any-return]
+
+    @property
+    def taken(self) -> Counts:
+        """Per seat and kind: pieces the seat took from the discard pile this deal."""
+        return self.counts[2]  # type: ignore[no-any-return]
+
+    @property
+    def laid(self) -> Counts:
+        """Per seat and kind: net pieces the seat moved from its hand to the table."""
+        return self.counts[3]  # type: ignore[no-any-return]
+
     def _restart(self, game: Game) -> None:
         """Forget everything: ``game`` is at the start of a deal (or first seen now)."""
-        for counts in (self.known, self.discarded, self.taken, self.laid):
-            counts.fill(0)
+        self.counts.fill(0)
         self.last_discard = [-1] * self.players
         self._indicator_kind = -1 if game.indicator is None else int(self._kinds[game.indicator])
         self._state = public_state(game, self._kinds)
@@ -136,8 +159,11 @@ class PublicMemory:
 
     def _record(self, game: Game) -> None:
         before = self._state
-        after = public_state(game, self._kinds)
         actor, action = game.log[-1]
+        if self._record_simple(game, actor, action, before):
+            self._log_length = len(game.log)
+            return
+        after = public_state(game, self._kinds)
         column = after.column - before.column
         if after.stock_count > before.stock_count:
             # §2.4: the pile was turned over into the stock as the next turn began;
@@ -169,6 +195,39 @@ class PublicMemory:
                 self.last_discard[actor] = int(np.flatnonzero(put)[-1])
         self._state = after
         self._log_length = len(game.log)
+
+    def _record_simple(self, game: Game, actor: int, action: Any, before: PublicState) -> bool:
+        """The two most frequent actions without recounting the table: a draw that
+        changed nothing public but the stock, a discard that only grew the pile by
+        its face.  False when the action was anything else (or did more)."""
+        stock_count = len(game.stock)
+        if isinstance(action, Draw) and stock_count == before.stock_count - 1:
+            in_stock = before.indicator_in_stock and game.indicator in game.stock
+            if before.indicator_in_stock and not in_stock:
+                self.known[actor][self._indicator_kind] += 1  # the face-up indicator
+            self._state = PublicState(
+                before.column, before.table, stock_count, in_stock, before.column_length
+            )
+            return True
+        if (
+            isinstance(action, Discard)
+            and stock_count == before.stock_count
+            and len(game.column) == before.column_length + 1
+            and game.face_down is None
+            and self._kinds[game.column[-1]] == action.face.kind
+        ):
+            kind = action.face.kind
+            known = self.known[actor]
+            known[kind] = max(0, known[kind] - 1)
+            self.discarded[actor][kind] += 1
+            self.last_discard[actor] = kind
+            column = before.column.copy()
+            column[kind] += 1
+            self._state = PublicState(
+                column, before.table, stock_count, before.indicator_in_stock, len(game.column)
+            )
+            return True
+        return False
 
 
 def _replica(game: Game) -> Game | None:

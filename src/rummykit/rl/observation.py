@@ -27,7 +27,7 @@ import numpy.typing as npt
 from rummykit.engine import Game, Phase, SeatView, view
 from rummykit.engine.view import FormationView
 from rummykit.model.pieces import JOKER_KIND, PieceSet
-from rummykit.rl.memory import PublicMemory
+from rummykit.rl.memory import COUNT_BLOCKS, PublicMemory
 from rummykit.rules.variant import Variant
 
 __all__ = ["OBSERVATION_VERSION", "ObservationBlock", "ObservationEncoder", "seat_view"]
@@ -35,7 +35,6 @@ __all__ = ["OBSERVATION_VERSION", "ObservationBlock", "ObservationEncoder", "sea
 OBSERVATION_VERSION = 2
 """1: the table as it is; 2: plus the deal's public memory, and ``unseen`` net of the
 pieces known to be in other hands (``docs/rl.md``, "Observation versions")."""
-_MEMORY_BLOCKS = ("known", "discarded", "last_discard", "taken", "laid")
 
 KINDS = JOKER_KIND + 1
 _PHASES = tuple(Phase)
@@ -142,9 +141,9 @@ class ObservationEncoder:
                 "(slot 0: what the others know of the observer's)",
             ),
             ("discarded", s * k, "per relative seat, pieces of each kind it discarded this deal"),
-            ("last_discard", s * k, "per relative seat, one-hot: the kind of its latest discard"),
             ("taken", s * k, "per relative seat, pieces of each kind it took from the pile"),
             ("laid", s * k, "per relative seat, net pieces of each kind it moved to the table"),
+            ("last_discard", s * k, "per relative seat, one-hot: the kind of its latest discard"),
         ]
         blocks: list[ObservationBlock] = []
         start = 0
@@ -174,7 +173,13 @@ class ObservationEncoder:
         self._rack_fraction = [min(x, _RACK_CAP) / _RACK_CAP for x in range(pieces_count + 1)]
         self._depth_fraction = [0.0] + [1.0 / d for d in range(1, pieces_count + 1)]
         self._formation_stride = _FORMATION_BASE + s
-        self._memory_at = [self._at[name] for name in _MEMORY_BLOCKS]
+        # The four count blocks are adjacent and in PublicMemory.counts' order.
+        self._memory_at = self._at[COUNT_BLOCKS[0]]
+        self._memory_stop = self._at[COUNT_BLOCKS[-1]] + s * k
+        assert [self._at[name] for name in COUNT_BLOCKS] == list(
+            range(self._memory_at, self._memory_stop, s * k)
+        )
+        self._last_discard_at = self._at["last_discard"]
         # Formation rows depend only on the formation and its owner's relative seat:
         # (notation, kind, id, owner offset) -> (one-hot indices, fraction indices, values).
         self._formation_rows: dict[
@@ -359,20 +364,20 @@ class ObservationEncoder:
         """Write the memory blocks, rotated so the observer is slot 0; return the pieces
         of each kind known to be in the other seats' hands."""
         order = [(me + r) % n for r in range(n)]
-        size = n * KINDS
-        inverse = self._inverse_array
-        known = memory.known[order]
-        for at, counts in zip(self._memory_at, (known, memory.discarded[order]), strict=False):
-            out[at : at + size] = np.minimum(counts * inverse, 1.0).ravel()
-        at = self._memory_at[2]
+        counts = memory.counts[:, order]
+        blocks = out[self._memory_at : self._memory_stop].reshape(len(COUNT_BLOCKS), -1, KINDS)
+        # Only ``laid`` can be negative; every block is clipped to [-1, 1] (with the
+        # ufuncs: np.clip costs several times more on arrays this small).
+        scaled = np.multiply(counts, self._inverse_array, dtype=np.float32)
+        np.minimum(scaled, 1.0, out=scaled)
+        np.maximum(scaled, -1.0, out=scaled)
+        blocks[:, :n] = scaled
+        at = self._last_discard_at
         for r, seat in enumerate(order):
-            if memory.last_discard[seat] >= 0:
-                out[at + r * KINDS + memory.last_discard[seat]] = 1.0
-        at = self._memory_at[3]
-        out[at : at + size] = np.minimum(memory.taken[order] * inverse, 1.0).ravel()
-        at = self._memory_at[4]
-        out[at : at + size] = np.clip(memory.laid[order] * inverse, -1.0, 1.0).ravel()
-        return known[1:].sum(axis=0)  # type: ignore[no-any-return]
+            kind = memory.last_discard[seat]
+            if kind >= 0:
+                out[at + r * KINDS + kind] = 1.0
+        return counts[0, 1:].sum(axis=0)  # type: ignore[no-any-return]
 
     def _fraction_positions(self, players: int) -> list[int]:
         """Positions of the fractional features written on every call, in order."""
