@@ -112,6 +112,10 @@ def _two_people_and_two_bots(
         seats=["open", "bot:greedy", "bot:greedy"],
         options=options,
     )
+    # Issue 12 §1: before the last seat is taken there is no deal: the page waits and
+    # has no view (no rack) to show.
+    ana.wait_for_selector("#waiting:not([hidden])")
+    assert snapshot(ana)["view"] is None and ana.locator("#rack .piece").count() == 0
     bob, bob_errors = _page(browser, "de-DE")
     join_table(bob, url, code, "Bob")
     wait_for_state(ana)
@@ -297,6 +301,43 @@ def test_illegal_move_is_explained(browser: Any, server: str) -> None:
     assert snapshot(page)["eventId"] == state["eventId"]
 
 
+def test_a_move_that_costs_a_penalty_asks_first(browser: Any, server: str) -> None:
+    """Issue 12 (10): a move the rules penalise asks for confirmation.  Play on the
+    board (RULES §9.13) is final and costs the unopened penalty if another player
+    closes first: Cancel sends nothing, "Play it anyway" plays it."""
+    page, errors = _page(browser)
+    create_table(page, server, variant="remi_ro", name="Ana", seats=["bot:greedy"] * 3)
+    state = wait_for_state(page)
+    for _ in range(40):
+        state = snapshot(page)
+        if "board" in state["legal"]:
+            break
+        for answer in ("decline", "ready"):
+            if answer in state["legal"]:
+                perform(page, answer)
+                break
+        page.wait_for_function(
+            "after => window.rummykitTable.eventId > after", arg=state["eventId"]
+        )
+    assert "board" in state["legal"]
+    board = page.locator('#extra-actions button[data-action="board"]')
+    board.click()
+    warning = page.locator("#warning")
+    warning.wait_for(state="visible")
+    assert "§9.13" in page.inner_text("#warning-text")
+    assert page.inner_text("#warning-confirm") == catalog("en")["button.play_anyway"]
+    page.click("#warning-cancel")
+    assert warning.is_hidden()
+    page.wait_for_timeout(300)
+    assert snapshot(page)["eventId"] == state["eventId"], "a cancelled move was sent"
+    board.click()
+    warning.wait_for(state="visible")
+    page.click("#warning-confirm")
+    after = wait_for_state(page, state["eventId"])
+    assert after["view"]["board"][after["seat"]]
+    assert not errors.errors
+
+
 def test_static_files_are_served(server: str) -> None:
     import urllib.request
 
@@ -307,8 +348,9 @@ def test_static_files_are_served(server: str) -> None:
 
 
 def test_touch_selects_and_offers_a_double_for_a_swap(browser: Any, server: str) -> None:
-    """On a phone: tapping selects (pointer events); in the announcements a selected
-    double can be offered to each other seat (swaps are not in the legal list)."""
+    """On a phone: tapping selects (pointer events); in the announcements the swap
+    offers shown are exactly those of the seat's legal list (RULES §9.4: offers go to
+    seats that announced a double; the page invents none)."""
     context = browser.new_context(
         locale="ro-RO", has_touch=True, is_mobile=True, viewport={"width": 390, "height": 844}
     )
@@ -330,7 +372,7 @@ def test_touch_selects_and_offers_a_double_for_a_swap(browser: Any, server: str)
         offers = page.locator("#extra-actions button[data-action^='swap']").evaluate_all(
             "bs => bs.map(b => b.dataset.action)"
         )
-        assert offers == [f"swap {doubles[0]} P{s}" for s in (2, 3, 4)]
+        assert offers == [a for a in state["legal"] if a.startswith("swap")]
     assert not errors.errors
     context.close()
 

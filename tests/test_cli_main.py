@@ -71,7 +71,7 @@ def test_version(runner: CliRunner) -> None:
         ("rules", ["rules summary", "--option", "--players"]),
         ("meld", ["valid formation", "opening points", "--json"]),
         ("solve", ["best opening", "least deadwood", "--hand", "--goal", "--keep", "--json"]),
-        ("hint", ["joker", "--hand", "--table", "--opened", "--json"]),
+        ("hint", ["joker", "--hand", "--table", "--opened", "--announced", "--json"]),
         ("replay", ["Re-check every action", "--json", "FILE"]),
     ],
 )
@@ -221,6 +221,47 @@ def test_meld_errors(runner: CliRunner) -> None:
     assert "PIECES" in usage_error(runner, "meld", "remi_ro")
 
 
+def not_in_pack(runner: CliRunner, *args: str) -> str:
+    """A piece outside the variant's pack: exit 1, one line on stderr; with --json, a
+    JSON error on stdout naming the piece and the rule."""
+    line = one_line_failure(invoke(runner, *args))
+    result = invoke(runner, *args, "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert set(data) == {"error", "piece", "rule"}
+    assert data["rule"] in line
+    assert data["piece"] in line
+    return line
+
+
+@pytest.mark.parametrize(("variant", "rule"), [("basic", "§3.1"), ("german2", "§5.1")])
+def test_meld_refuses_a_joker_in_a_game_without_jokers(
+    runner: CliRunner, variant: str, rule: str
+) -> None:
+    """RULES §3.1, §5.1: neither Basic Rummy nor German Rummy for two has jokers."""
+    line = not_in_pack(runner, "meld", variant, "5H", "6H", "JK")
+    assert line.startswith(f"Error: JK is not in the {variant} pack")
+    assert f"(RULES {rule})" in line
+
+
+def test_meld_follows_the_options_that_decide_the_pack(runner: CliRunner) -> None:
+    """RULES §8.1/A-34: Rommé has jokers unless jokers_per_deck = 0."""
+    assert ok(runner, "meld", "romme", "5H", "6H", "JK").startswith("valid run")
+    line = not_in_pack(runner, "meld", "romme", "5H", "6H", "JK", "-o", "jokers_per_deck=0")
+    assert "§8.1" in line
+    assert "§9.1" in not_in_pack(runner, "meld", "remi_ro", "J", "J", "J", "R5")
+
+
+def test_solve_and_hint_refuse_pieces_outside_the_pack(runner: CliRunner) -> None:
+    line = not_in_pack(runner, "solve", "basic", "--hand", "5H 6H 7H JK", "--goal", "laydown")
+    assert "JK" in line and "§3.1" in line
+    line = not_in_pack(runner, "hint", "german2", "--hand", "5H 6H JK")
+    assert "JK" in line and "§5.1" in line
+    # The hand and the table together: basic has one 5H.
+    line = not_in_pack(runner, "hint", "basic", "--hand", "5H 9C", "--table", "[5H 6H 7H]")
+    assert "5H is named 2 times" in line
+
+
 # --------------------------------------------------------------------- solve
 
 
@@ -314,11 +355,10 @@ def test_solve_errors(runner: CliRunner) -> None:
 @pytest.mark.parametrize("variant", [v.name for v in all_variants()])
 def test_solve_deadwood_for_every_variant(runner: CliRunner, variant: str) -> None:
     """Issue 3: `solve V --hand ... --goal deadwood` answers for every registered variant."""
-    hand = (
-        "R1 R2 R3 B7 K7 Y7 J Y13"
-        if find_variant(variant).material == "tiles"
-        else ("AH 2H 3H 7S 7D 7C JK KD")
-    )
+    v = find_variant(variant)
+    # Only pieces of the variant's pack (RULES §3.1, §5.1: no jokers in basic, german2).
+    joker = "JK" if v.pieces(v.resolve(v.default_players)).joker_count else "9C"
+    hand = "R1 R2 R3 B7 K7 Y7 J Y13" if v.material == "tiles" else f"AH 2H 3H 7S 7D 7C {joker} KD"
     data = as_json(runner, "solve", variant, "--hand", hand, "--goal", "deadwood", "--json")
     # A variant scored by layouts (Continental) also says whether the hand forms one.
     layouts = {"layout", "pattern"} if find_variant(variant).find_layout is not None else set()
@@ -356,10 +396,41 @@ def test_hint_text_and_json(runner: CliRunner) -> None:
     data = as_json(runner, *args, "--opened", "--json")
     assert [h["topic"] for h in data] == ["attach", "exchange", "discard"]
     assert all(set(h) == {"topic", "actions", "reason"} for h in data)
-    # Not opened: no attachment (RULES §9.9), but an exchange is offered, to be
-    # completed by opening in the same turn (§9.10, A-55).
+    # Not opened: no attachment (RULES §9.9), and no exchange either: an exchange is
+    # allowed in the opening turn (§9.10, A-55) but the freed joker must go into a
+    # 45-point opening this turn, which [B2 B3 J] is not.
     data = as_json(runner, *args, "--json")
-    assert [h["topic"] for h in data] == ["exchange", "discard"]
+    assert [h["topic"] for h in data] == ["discard"]
+    # With the joker, [K10 K11 K12] + [B5 Y5 J] open with 45: the exchange is offered.
+    hand = "R6 K10 K11 K12 B5 Y5 R2"
+    opening = as_json(runner, "hint", "remi_ro", "--hand", hand, "--table", "[R5 J R7]", "--json")
+    exchange = next(h for h in opening if h["topic"] == "exchange")
+    assert exchange["actions"] == ["exchange R6 -> m1"]
+
+
+def test_hint_names_the_three_announcement(runner: CliRunner) -> None:
+    # Issue 12 (10), RULES §9.11: a discard that ends the turn with 3 tiles needs
+    # 'three' first, unless it was announced earlier in the deal.
+    args = ["hint", "remi_ro", "--hand", "Y9 R2 B5 K11", "--opened"]
+    lines = ok(runner, *args).splitlines()
+    assert lines[-1].startswith("discard   three; discard K11  (")
+    assert "-500 (RULES §9.11)" in lines[-1]
+    data = as_json(runner, *args, "--json")
+    assert data[-1]["actions"] == ["three", "discard K11"]
+    data = as_json(runner, *args, "--announced", "--json")
+    assert data[-1]["actions"] == ["discard K11"]
+    # Closing with the last tile needs no announcement.
+    data = as_json(runner, "hint", "remi_ro", "--hand", "Y9", "--opened", "--json")
+    assert data[-1]["actions"] == ["discard Y9"]
+    assert "no 'three'" in usage_error(runner, "hint", "basic", "--hand", "9H", "--announced")
+
+
+def test_hint_after_the_opening_is_never_a_short_laydown(runner: CliRunner) -> None:
+    # Issue 12 (11), RULES §9.8: [Y3 Y4 Y5] alone is 15 of the 45 needed: a note, no move.
+    data = as_json(runner, "hint", "remi_ro", "--hand", "Y3 Y4 Y5 B2 K7", "--json")
+    assert data[0]["topic"] == "laydown"
+    assert data[0]["actions"] == []
+    assert "short of the 45 needed: wait" in data[0]["reason"]
 
 
 def test_hint_for_a_card_variant(runner: CliRunner) -> None:
@@ -520,6 +591,156 @@ def test_replay_of_a_file_that_is_not_a_record(runner: CliRunner, tmp_path: Path
     assert "does not exist" in usage_error(runner, "replay", str(tmp_path / "missing.json"))
 
 
+def one_line_failure(result: Result) -> str:
+    """A handled failure: non-zero exit, no traceback, one line on stderr."""
+    assert result.exit_code not in (0, None), result.output
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+def _edited(records: Path, name: str, edit: Any) -> Path:
+    record = json.loads((records / "game-00000.json").read_text(encoding="utf-8"))
+    edit(record)
+    path = records.parent / name
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return path
+
+
+def test_replay_of_a_file_that_is_not_utf8(runner: CliRunner, records: Path) -> None:
+    bad = records.parent / "latin1.json"
+    bad.write_bytes((records / "game-00000.json").read_bytes().replace(b'"P1"', b'"P\xe91"'))
+    bad.write_bytes(bad.read_bytes() + b"\xff")
+    line = one_line_failure(invoke(runner, "replay", str(bad)))
+    assert line.startswith("invalid record: cannot read record")
+    assert "not UTF-8" in line
+
+
+def test_replay_of_deeply_nested_json(runner: CliRunner, tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 200_000 + "]" * 200_000, encoding="utf-8")
+    line = one_line_failure(invoke(runner, "replay", str(deep)))
+    assert "too deeply nested" in line
+    result = invoke(runner, "replay", "--json", str(deep))
+    assert result.exit_code == 1
+    assert "too deeply nested" in json.loads(result.stdout)["error"]
+
+
+def test_replay_rejects_edited_totals(runner: CliRunner, records: Path) -> None:
+    def edit(record: dict[str, Any]) -> None:
+        record["totals"][0] += 100
+
+    bad = _edited(records, "totals.json", edit)
+    line = one_line_failure(invoke(runner, "replay", str(bad)))
+    assert "invalid record: the recorded totals" in line
+    result = invoke(runner, "replay", "--json", str(bad))
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["valid"] is False
+
+
+def test_replay_rejects_a_deal_total_edited_in_the_results(
+    runner: CliRunner, records: Path
+) -> None:
+    def edit(record: dict[str, Any]) -> None:
+        record["results"][0]["totals"][1] -= 1
+
+    line = one_line_failure(invoke(runner, "replay", str(_edited(records, "deal.json", edit))))
+    assert "deal 1 totals is recorded as" in line
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("seed", "abc"), ("players", "2"), ("finished", "yes"), ("seats", 3)]
+)
+def test_replay_checks_the_type_of_every_field(
+    runner: CliRunner, records: Path, field: str, value: Any
+) -> None:
+    def edit(record: dict[str, Any]) -> None:
+        record[field] = value
+
+    line = one_line_failure(invoke(runner, "replay", str(_edited(records, "typed.json", edit))))
+    assert f"invalid record: field '{field}' must be" in line
+
+
+# --------------------------------------------------------------------- serve
+
+
+@pytest.fixture
+def no_server(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+    """Record the arguments ``serve`` would start the server with, never starting it."""
+    import rummykit.server
+
+    calls: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(rummykit.server, "run", lambda *args, **kw: calls.append(args))
+    return calls
+
+
+@pytest.mark.parametrize("port", ["99999", "65536", "0", "-1"])
+def test_serve_refuses_a_port_out_of_range(
+    runner: CliRunner, no_server: list[tuple[Any, ...]], port: str
+) -> None:
+    out = usage_error(runner, "serve", "--port", port)
+    assert "--port" in out
+    assert "1<=x<=65535" in out
+    assert no_server == []
+
+
+def test_serve_passes_a_valid_port_and_database_on(
+    runner: CliRunner, no_server: list[tuple[Any, ...]], tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'tables.db'}"
+    out = ok(runner, "serve", "--port", "8123", "--database-url", url)
+    assert "http://127.0.0.1:8123/" in out
+    assert no_server == [("127.0.0.1", 8123, url)]
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("bogus://x", "bogus"),
+        ("not a url", "not a database URL"),
+        ("postgresql://nobody:secret@127.0.0.1:1/none", "cannot connect"),
+    ],
+)
+def test_serve_refuses_a_database_it_cannot_open(
+    runner: CliRunner, no_server: list[tuple[Any, ...]], url: str, reason: str
+) -> None:
+    line = one_line_failure(invoke(runner, "serve", "--database-url", url))
+    assert line.startswith("Error: cannot open the database")
+    assert reason in line
+    assert "secret" not in line
+    assert no_server == []
+
+
+def test_serve_refuses_a_database_of_an_unknown_schema(
+    runner: CliRunner, no_server: list[tuple[Any, ...]], tmp_path: Path
+) -> None:
+    """A database migrated by a newer rummykit (an unknown Alembic revision)."""
+    import sqlite3
+
+    path = tmp_path / "newer.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE alembic_version (version_num VARCHAR(32) PRIMARY KEY)")
+        db.execute("INSERT INTO alembic_version VALUES ('fromthefuture')")
+    line = one_line_failure(invoke(runner, "serve", "--database-url", f"sqlite:///{path}"))
+    assert line.startswith("Error: cannot open the database")
+    assert "fromthefuture" in line
+    assert no_server == []
+
+
+def test_serve_refuses_an_sqlite_file_in_a_missing_folder(
+    runner: CliRunner, no_server: list[tuple[Any, ...]], tmp_path: Path
+) -> None:
+    folder = tmp_path / "missing"
+    line = one_line_failure(
+        invoke(runner, "serve", "--database-url", f"sqlite:///{folder / 'tables.db'}")
+    )
+    assert f"folder {folder} does not exist" in line
+    assert not folder.exists()
+    assert no_server == []
+
+
 # --------------------------------------------------------------------- play
 
 
@@ -599,7 +820,8 @@ def test_double_rules_meld_simulate_and_replay(runner: CliRunner, tmp_path: Path
     starred = [line for line in out.splitlines() if line.startswith(" *")]
     assert len(starred) == 1 and starred[0].startswith(" *joker_count = 3 (default 2)")
     assert as_json(runner, "meld", "--json", "double", "7C", "7C", "7D")["kind"] == "set"
-    assert as_json(runner, "meld", "--json", "basic", "7C", "7C", "7D")["valid"] is False
+    # One pack in Basic Rummy (RULES §3.1): a second 7C does not exist there.
+    assert "7C is named 2 times" in not_in_pack(runner, "meld", "basic", "7C", "7C", "7D")
     data = as_json(
         runner,
         "simulate",

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from romme_support import romme_game
 from rummykit.bots import Bot, GreedyBot, play_to_end
 from rummykit.cli.play import CARD_HELP, HELP, play_interactive
 from rummykit.engine.actions import Ready
@@ -130,9 +131,39 @@ def test_hint_command_suggests_for_the_human() -> None:
     assert "hint: attach: attach R8 -> m1  (extends m1 [R5 J(R6) R7])" in text
     assert "hint: exchange: exchange R6 -> m1" in text
     assert "hint: discard: discard K13" in text
-    # Before play (announcements) there is nothing to suggest yet.
+    # Before play (announcements) only atu can be suggested.
     _, text, _ = run(["hint"], _game())
-    assert "No hints: draw or take first." in text
+    assert "No hints: draw or take first." not in text
+    assert "No hints now." in text or "hint: atu: atu" in text
+
+
+def test_hint_and_warning_before_the_three_penalty() -> None:
+    # Issue 12 (10), RULES §9.11: with 4 tiles the discard leaves 3; the hint names the
+    # announcement first, and a discard without it asks for confirmation.
+    rack = parse_faces("Y9 R2 B5 K11", Material.TILES)
+    game = analysis_game("remi_ro", rack, players=2, opened=True)
+    _, text, _ = run(["hint"], game)
+    assert "hint: discard: three; discard K11" in text
+    game = analysis_game("remi_ro", rack, players=2, opened=True)
+    game, text, script = run(["discard Y9", "n", "three", "discard Y9"], game)
+    assert "Warning: ending the turn with 3 tiles without announcing 'three'" in text
+    assert "-500" in text and "Cancelled." in text
+    assert script.prompts[:2] == ["P1> ", "discard Y9 anyway? [y/N] "]
+    assert _human_actions(game)[:2] == ["three", "discard Y9"]
+    assert not game.three_violation[HUMAN]
+    # Confirming plays the move (and the rule applies).
+    game = analysis_game("remi_ro", rack, players=2, opened=True)
+    game, _, _ = run(["discard Y9", "y"], game)
+    assert _human_actions(game)[:1] == ["discard Y9"]
+
+
+def test_hint_after_a_partial_opening_and_before_drawing() -> None:
+    # Issue 12 (11), RULES §8.5: 36 of the 40 points are down; the hint completes them.
+    game = romme_game(2, {0: "2H 3H 4H 9S 9D 9C QS QH QD"})
+    game, text, _ = run(["hint", "draw", "meld 2H 3H 4H", "meld 9S 9D 9C", "hint"], game)
+    assert "hint: draw: draw" in text or "hint: take: take 0" in text
+    assert "No hints" not in text
+    assert "hint: laydown: meld [QS QH QD]  (completes the opening: 36 points" in text
 
 
 def test_legal_lists_the_legal_actions() -> None:

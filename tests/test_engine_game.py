@@ -921,8 +921,13 @@ def test_doubles_announce_swap_accept() -> None:
     assert rack(game, 1).count("R7") == 1 and rack(game, 1).count("K5") == 1
     assert illegal(game, "swap K5 P1").rule == "§9.4/A-49"  # offered once already
     play(game, "P2: ready", "P3: doubles small")
-    # P1's only small double took part in a swap already.
-    assert illegal(game, "swap Y9 P1").rule == "§9.4/A-49"
+    # P1's only small double took part in a swap already, but that is P1's secret:
+    # P3 may offer on P1's announcement, and P1 can only decline.
+    play(game, "P3: swap Y9 P1")
+    assert game.legal_actions() == [act("decline")]
+    assert illegal(game, "accept R7").rule == "§9.4/A-49"
+    play(game, "P1: decline")
+    assert game.to_move == 2
     play(game, "P3: swap Y9 P2")
     assert illegal(game, "accept K5").rule == "§9.4/A-49"  # K5 was swapped once
     play(game, "P2: decline")
@@ -933,6 +938,7 @@ def test_doubles_announce_swap_accept() -> None:
     # Only the two seats involved see the swapped tiles.
     outsider = [a for _, a in view(game, 3).history]
     assert {"swap ? P1", "accept ?", "swap ? P2", "decline"} <= set(outsider)
+    assert outsider.count("decline") == 2
     assert not any("K5" in a or "R7" in a or "Y9" in a for a in outsider)
     assert "accept R7" in [a for _, a in view(game, 0).history]
     assert "swap K5 P1" in [a for _, a in view(game, 0).history]

@@ -55,7 +55,7 @@ def prefix_game(record: dict[str, Any], upto: int) -> Game:
     """The game after the first `upto` recorded actions."""
     cut = copy.deepcopy(record)
     cut["actions"] = cut["actions"][:upto]
-    cut["results"] = None
+    cut["results"] = cut["totals"] = cut["finished"] = None
     return replay(cut).game
 
 
@@ -423,3 +423,125 @@ def test_a_game_with_an_injected_rng_replays_from_its_record() -> None:
     play_random(game, 5)
     record = record_of(game)
     assert replay(record).results == tuple(game.results)
+
+
+# --------------------------------------------------------------- hostile input (issue 12 item 9)
+
+
+def test_a_file_that_is_not_utf8_is_a_clear_error(finished: list[Game], tmp_path: Path) -> None:
+    path = tmp_path / "latin1.json"
+    path.write_bytes(json.dumps(record_of(finished[0])).encode() + b"\xff\xfe")
+    with pytest.raises(RecordError, match="not UTF-8") as info:
+        load_record(path)
+    assert str(path) in str(info.value)
+
+
+def test_deeply_nested_json_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    with pytest.raises(RecordError, match="too deeply nested"):
+        load_record(path)
+    nested = tmp_path / "deep-field.json"
+    nested.write_text(
+        '{"format": "rummykit-record", "version": 1, "seats": ' + "[" * 50_000 + "]" * 50_000 + "}",
+        encoding="utf-8",
+    )
+    with pytest.raises(RecordError, match="too deeply nested"):
+        load_record(nested)
+
+
+def test_an_integer_too_long_to_read_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "long.json"
+    path.write_text('{"format": "rummykit-record", "seed": ' + "7" * 5000 + "}", encoding="utf-8")
+    with pytest.raises(RecordError, match="cannot read record"):
+        load_record(path)
+
+
+def test_edited_totals_are_detected(finished: list[Game]) -> None:
+    """Replay recomputes the match totals and names the difference."""
+    record = record_of(finished[1])
+    true_totals = list(record["totals"])
+    record["totals"][0] += 5
+    with pytest.raises(RecordError, match="totals") as info:
+        replay(record)
+    message = str(info.value)
+    assert str(record["totals"]) in message
+    assert str(true_totals) in message
+    assert info.value.index is None
+
+
+@pytest.mark.parametrize("field", ["scores", "totals", "end", "rack_values"])
+def test_an_edited_deal_result_names_the_deal_and_the_field(
+    finished: list[Game], field: str
+) -> None:
+    record = record_of(finished[2])
+    result = record["results"][0]
+    result[field] = "edited" if field == "end" else [v + 1 for v in result[field]]
+    with pytest.raises(RecordError, match=f"deal 1 {field}"):
+        replay(record)
+
+
+def test_missing_or_extra_deal_results_are_detected(finished: list[Game]) -> None:
+    record = record_of(finished[0])
+    extra = copy.deepcopy(record)
+    extra["results"].append(extra["results"][0])
+    with pytest.raises(RecordError, match=r"2 deal results.*replay gives 1"):
+        replay(extra)
+    none = copy.deepcopy(record)
+    none["results"] = []
+    with pytest.raises(RecordError, match=r"0 deal results.*replay gives 1"):
+        replay(none)
+
+
+def test_an_edited_finished_flag_is_detected(finished: list[Game]) -> None:
+    record = record_of(finished[0])
+    record["finished"] = False
+    with pytest.raises(RecordError, match="finished"):
+        replay(record)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("seed", "abc"),
+        ("seed", 1.5),
+        ("seed", True),
+        ("seed", [1]),
+        ("variant", 3),
+        ("players", "4"),
+        ("players", 4.0),
+        ("options", ["atu_bonus"]),
+        ("options", {"atu_bonus": [50]}),
+        ("fingerprint", 12),
+        ("first_maker", "1"),
+        ("walls", "R1#1"),
+        ("walls", [[1, 2]]),
+        ("actions", {"seat": 0}),
+        ("actions", "draw"),
+        ("seats", "P1"),
+        ("seats", ["P1"]),
+        ("results", {"deal": 1}),
+        ("results", ["deal 1"]),
+        ("totals", "12"),
+        ("totals", [1, "2"]),
+        ("finished", "yes"),
+    ],
+)
+def test_every_field_has_its_type_checked(finished: list[Game], field: str, value: Any) -> None:
+    """A record with a field of the wrong type is refused, naming the field."""
+    record = record_of(finished[0])
+    record[field] = value
+    with pytest.raises(RecordError, match=f"'{field}'"):
+        replay(record)
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [{"seat": "1", "action": "draw"}, {"seat": 1.0, "action": "draw"}, {"seat": 0, "action": 5}],
+)
+def test_action_entries_have_their_types_checked(finished: list[Game], entry: Any) -> None:
+    record = record_of(finished[0])
+    record["actions"][3] = entry
+    with pytest.raises(RecordError) as info:
+        replay(record)
+    assert info.value.index == 3

@@ -14,18 +14,31 @@ import pytest
 
 from remi_ro_support import face, pass_turn, play, rack, stacked_game
 from rummykit.bots import GreedyBot, play_to_end
+from rummykit.engine import IllegalActionError
 from rummykit.engine.actions import (
     AcceptSwap,
+    Action,
+    AnnounceDoubles,
+    Attach,
     DeclineSwap,
     Discard,
     Draw,
+    Meld,
     NextDeal,
     ProposeSwap,
     Ready,
+    Reshuffle,
     TakeColumn,
 )
 from rummykit.engine.game import Game, Phase
-from rummykit.engine.view import FormationView, SeatView, public_notation, view
+from rummykit.engine.view import (
+    FormationView,
+    SeatView,
+    public_notation,
+    seat_legal_actions,
+    view,
+)
+from rummykit.rules.variant import all_variants, find_variant
 
 ALLOWED_KEYS = {
     "variant",
@@ -381,3 +394,155 @@ def test_view_shows_which_table_jokers_are_locked() -> None:
     assert [f.locked for f in view(game, 0).table] == [(), ()]
     game.locked = {game.table[1].pieces[1]}
     assert [f.locked for f in view(game, 0).table] == [(), (False, True, False)]
+
+
+# --------------------------------------------------------------------- legal lists
+
+
+def _after_one_swap(spent: bool) -> Game:
+    """P1 (R5 R5, and K8 K8 unless ``spent``), P2 (B7 B7) and P3 (Y3 Y3) announce small
+    doubles; P2 swaps with P1; P3 is to move in pre-play (RULES §9.4, A-49).  The two
+    deals differ only in a K8 of P1's and a Y11 of the stock."""
+    common = "R5 R5 K8 R1 R9 R12 Y1 Y5 Y7 B2 B4 B10 K2 K13"
+    first = f"{common} {'Y11' if spent else 'K8'}"
+    game = stacked_game(
+        4, {0: first, 1: "B7 B7", 2: "Y3 Y3"}, stock="K8" if spent else "Y11", ready=False
+    )
+    play(
+        game,
+        "P1: doubles small",
+        "P1: ready",
+        "P2: doubles small",
+        "P2: swap B7 P1",
+        "P1: accept R5",
+        "P2: ready",
+        "P3: doubles small",
+    )
+    assert game.to_move == 2
+    return game
+
+
+def test_a_swap_offer_does_not_depend_on_the_other_rack() -> None:
+    """§9.4/A-49: whether P1 still holds an unswapped small double is P1's secret, so
+    P3's legal list (and view) is the same whether P1 has one left or not."""
+    spent, kept = _after_one_swap(True), _after_one_swap(False)
+    assert view(spent, 2) == view(kept, 2)
+    assert seat_legal_actions(spent, 2) == seat_legal_actions(kept, 2)
+    assert ProposeSwap(face("Y3"), 0) in seat_legal_actions(spent, 2)
+
+
+def test_an_offer_the_target_cannot_accept_can_only_be_declined() -> None:
+    """§9.4/A-49: the offered seat, with no unswapped double of that category left, can
+    only decline, which every other seat sees as an ordinary decline."""
+    spent, kept = _after_one_swap(True), _after_one_swap(False)
+    for game in (spent, kept):
+        game.apply(ProposeSwap(face("Y3"), 0))
+        assert game.to_move == 0
+    assert seat_legal_actions(spent, 0) == [DeclineSwap()]
+    assert AcceptSwap(face("K8")) in seat_legal_actions(kept, 0)
+    with pytest.raises(IllegalActionError, match="A-49"):
+        spent.apply(AcceptSwap(face("R5")))
+    for game in (spent, kept):
+        game.apply(DeclineSwap())
+    for seat in (1, 2, 3):
+        assert view(spent, seat) == view(kept, seat)
+        assert seat_legal_actions(spent, seat) == seat_legal_actions(kept, seat)
+    assert view(spent, 2).history[-2:] == ((2, "swap Y3 P1"), (0, "decline"))
+
+
+def test_seat_legal_actions_are_empty_for_a_seat_not_to_move() -> None:
+    game = Game("remi_ro", 3, seed=4)
+    mover = game.to_move
+    assert seat_legal_actions(game, mover) == game.legal_actions()
+    assert seat_legal_actions(game, mover)
+    for seat in range(3):
+        if seat != mover:
+            assert seat_legal_actions(game, seat) == []
+    with pytest.raises(ValueError, match=r"seat must be 0\.\.2"):
+        seat_legal_actions(game, 3)
+    over = Game("basic", 2, {"match_mode": "deals", "match_deals": 1}, seed=1)
+    play_to_end(over, [GreedyBot(), GreedyBot()], random.Random(1))
+    assert over.is_over
+    assert all(seat_legal_actions(over, s) == [] for s in range(2))
+
+
+PREPLAY_WEIGHTS: dict[type, float] = {
+    AnnounceDoubles: 6,
+    ProposeSwap: 4,
+    AcceptSwap: 3,
+    DeclineSwap: 1,
+    Reshuffle: 0.05,
+    Ready: 1,
+}
+POSITIONS_PER_VARIANT = 1000
+
+
+def _policy(legal: list[Action], rng: random.Random) -> Action:
+    """A random legal action; pre-play prefers doubles and swaps, play prefers table moves."""
+    groups: dict[type, list[Action]] = {}
+    for action in legal:
+        groups.setdefault(type(action), []).append(action)
+    kinds = list(groups)
+    weights = [PREPLAY_WEIGHTS.get(k, 1.0) * TABLE_WEIGHTS.get(k, 1.0) for k in kinds]
+    return rng.choice(groups[rng.choices(kinds, weights)[0]])
+
+
+TABLE_WEIGHTS: dict[type, float] = {Meld: 6, Attach: 4, Discard: 1, Draw: 2, TakeColumn: 1}
+
+
+def _shuffle_hidden(game: Game, seat: int, rng: random.Random) -> Game:
+    """A copy of ``game`` where every piece ``seat`` cannot see (in other racks and the
+    stock) is dealt again at random, each place keeping its size.  The indicator stays
+    where it is: everyone saw it turned up and saw who drew it."""
+    twin = game.copy()
+    places: list[tuple[list[int], int]] = [
+        (rack, i)
+        for s, rack in enumerate(twin.racks)
+        if s != seat
+        for i, p in enumerate(rack)
+        if p != twin.indicator
+    ]
+    places += [(twin.stock, i) for i, p in enumerate(twin.stock) if p != twin.indicator]
+    hidden = [where[i] for where, i in places]
+    rng.shuffle(hidden)
+    for (where, i), piece in zip(places, hidden, strict=True):
+        where[i] = piece
+    for s in range(twin.players):
+        twin.racks[s].sort()
+    return twin
+
+
+@pytest.mark.parametrize("variant", sorted(v.name for v in all_variants()))
+def test_hidden_pieces_change_no_view_and_no_legal_list(variant: str) -> None:
+    """Issue 12 item 8: at 1,000 seeded positions of random play, dealing the hidden
+    pieces again changes neither the acting seat's view nor its legal list (nor a
+    waiting seat's).  Every pre-play position is checked (swaps live there, §9.4) and
+    every 4th one after; half the deals of a variant with swaps stop after pre-play."""
+    spec = find_variant(variant)
+    swaps = bool(spec.resolve(spec.default_players).get("doubles_swap_enabled"))
+    rng = random.Random(variant)
+    checked = offers = seed = 0
+    while checked < POSITIONS_PER_VARIANT:
+        seed += 1
+        players = spec.min_players + seed % (min(spec.max_players, 4) - spec.min_players + 1)
+        game = Game(spec, players, seed=seed)
+        preplay_only = swaps and seed % 2 == 0
+        for step in range(600):
+            if game.is_over or (preplay_only and game.phase is not Phase.PREPLAY):
+                break
+            mover = game.to_move
+            legal = seat_legal_actions(game, mover)
+            if game.phase is Phase.PREPLAY or step % 4 == 0:
+                where = (variant, seed, len(game.log))
+                twin = _shuffle_hidden(game, mover, rng)
+                assert view(twin, mover) == view(game, mover), where
+                assert seat_legal_actions(twin, mover) == legal, where
+                waiting = (mover + 1) % players
+                other = _shuffle_hidden(game, waiting, rng)
+                assert view(other, waiting) == view(game, waiting), where
+                assert seat_legal_actions(other, waiting) == []
+                checked += 1
+                offers += any(isinstance(a, ProposeSwap) for a in legal)
+            game.apply(_policy(legal, rng))
+    if swaps:
+        assert offers >= 10  # the positions that matter for item 8 were reached

@@ -7,10 +7,11 @@ from dataclasses import replace
 import pytest
 
 from rummykit.model.melds import MeldKind
-from rummykit.model.pieces import Material
+from rummykit.model.pieces import Face, Material
 from rummykit.rules.options import OptionError
 from rummykit.rules.remi_ro import MELD_RULES, REMI_RO, TILES_106
 from rummykit.rules.variant import (
+    PieceNotInPackError,
     UnknownVariantError,
     Variant,
     all_variants,
@@ -139,3 +140,72 @@ def test_value_functions_follow_options_only_where_a_variant_says_so() -> None:
     assert remmi.score_values(custom)(joker) == 30
     assert remmi.score_values(remmi.resolve(4))(joker) == 50
     assert remmi.opening_values(custom)(MeldKind.SET, 1) == 25
+
+
+# ------------------------------------------------------------------ the pack (issue 12 item 12)
+
+
+def _faces(variant: str, text: str) -> list[Face]:
+    material = find_variant(variant).material
+    return [Face.parse(t, material) for t in text.split()]
+
+
+@pytest.mark.parametrize(("variant", "rule"), [("basic", "§3.1"), ("german2", "§5.1")])
+def test_a_game_without_jokers_refuses_a_joker(variant: str, rule: str) -> None:
+    """RULES §3.1, §5.1: Basic Rummy and German Rummy for two have no jokers."""
+    v = find_variant(variant)
+    with pytest.raises(PieceNotInPackError) as info:
+        v.check_pieces(_faces(variant, "5H 6H JK"))
+    message = str(info.value)
+    assert "JK" in message
+    assert f"RULES {rule}" in message
+    assert "no jokers" in message
+    assert (info.value.piece, info.value.rule) == ("JK", rule)
+    assert isinstance(info.value, ValueError)
+    v.check_pieces(_faces(variant, "5H 6H 7H"))
+
+
+def test_romme_jokers_follow_the_jokers_per_deck_option() -> None:
+    """RULES §8.1/A-34: 0 to 3 jokers per pack, two packs."""
+    romme = find_variant("romme")
+    romme.check_pieces(_faces("romme", "5H 6H JK"))  # default: 3 per deck
+    romme.check_pieces(_faces("romme", "JK " * 6 + "5H"))
+    with pytest.raises(PieceNotInPackError, match=r"JK .*7 times.*holds 6.*§8\.1"):
+        romme.check_pieces(_faces("romme", "JK " * 7))
+    none = romme.resolve(2, {"jokers_per_deck": 0})
+    with pytest.raises(PieceNotInPackError, match=r"no jokers.*§8\.1"):
+        romme.check_pieces(_faces("romme", "5H 6H JK"), none)
+
+
+@pytest.mark.parametrize(
+    ("variant", "pieces", "piece", "rule"),
+    [
+        ("basic", "5H 5H 5S", "5H", "§3.1"),  # one pack: one 5H
+        ("double", "5H 5H 5H", "5H", "§4.1"),  # two packs
+        ("remi_ro", "J J J R5", "J", "§9.1"),  # 106 tiles, 2 jokers
+        ("remmi_de", "R5 R5 R5", "R5", "§10.1"),
+    ],
+)
+def test_more_copies_than_the_pack_holds_are_refused(
+    variant: str, pieces: str, piece: str, rule: str
+) -> None:
+    with pytest.raises(PieceNotInPackError) as info:
+        find_variant(variant).check_pieces(_faces(variant, pieces))
+    assert (info.value.piece, info.value.rule) == (piece, rule)
+    assert "times" in str(info.value)
+
+
+def test_continental_has_one_joker_per_pack() -> None:
+    """RULES §7.1: packs by table size, one joker each."""
+    continental = find_variant("continental")
+    two_packs = continental.resolve(4)
+    continental.check_pieces(_faces("continental", "JK JK"), two_packs)
+    with pytest.raises(PieceNotInPackError, match=r"§7\.1"):
+        continental.check_pieces(_faces("continental", "JK JK JK"), two_packs)
+    continental.check_pieces(_faces("continental", "JK JK JK"), continental.resolve(8))
+
+
+def test_pieces_of_the_other_material_are_refused() -> None:
+    tile = Face.parse("R5", Material.TILES)
+    with pytest.raises(PieceNotInPackError, match=r"basic is played with cards.*§3\.1"):
+        find_variant("basic").check_pieces([tile])

@@ -11,6 +11,7 @@ import pytest
 
 from rummykit.engine.record import replay
 from server_support import client, frame, sqlite_url, until
+from test_server_frames import pieces_named
 
 
 @pytest.fixture
@@ -95,6 +96,19 @@ def test_meldcheck_counts_opening_points(api: Any) -> None:
     assert got.json() == {"valid": True, "kind": "run", "opening_points": 30, "reason": None}
     bad = api.post("/api/meldcheck", json={"variant": "remi_ro", "pieces": ["Z9"]})
     assert bad.status_code == 400
+
+
+def test_meldcheck_refuses_a_piece_outside_the_pack(api: Any) -> None:
+    """RULES §3.1: Basic Rummy has no jokers; Rommé has them unless jokers_per_deck = 0."""
+    bad = api.post("/api/meldcheck", json={"variant": "basic", "pieces": ["5H", "6H", "JK"]})
+    assert bad.status_code == 400
+    assert "JK" in bad.text
+    assert "§3.1" in bad.text
+    body = {"variant": "romme", "pieces": ["5H", "6H", "JK"]}
+    assert api.post("/api/meldcheck", json=body).json()["valid"] is True
+    none = api.post("/api/meldcheck", json={**body, "options": {"jokers_per_deck": 0}})
+    assert none.status_code == 400
+    assert "§8.1" in none.text
 
 
 def _two_seat_table(api: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -199,8 +213,13 @@ def test_a_human_plays_a_bot_to_the_end_then_record_and_rematch(api: Any) -> Non
     again = api.post(f"/api/tables/{code}/rematch", json={"token": made["token"]}).json()
     assert again["code"] != code and again["seat"] == 0
     assert api.get(f"/api/tables/{code}").json()["rematch"] == again["code"]
+    # Issue 12 §7: a seat claims its own seat of the rematch, once.
     same = api.post(f"/api/tables/{code}/rematch", json={"token": made["token"]})
-    assert same.json()["code"] == again["code"] or same.status_code == 409
+    assert same.status_code == 409 and same.json()["code"] == "seat_taken"
+    assert [s["kind"] for s in api.get(f"/api/tables/{again['code']}").json()["seats"]] == [
+        "human",
+        "bot",
+    ]
 
 
 def test_record_is_refused_while_playing(api: Any) -> None:
@@ -229,3 +248,53 @@ def test_leave_hands_the_seat_to_a_standin_until_someone_sits(api: Any) -> None:
     assert seat["kind"] == "open" and seat["standin"]
     again = api.post(f"/api/tables/{code}/join", json={"name": "C"}).json()
     assert again["seat"] == 1
+
+
+def test_joining_reading_and_leaving_harvests_nothing_of_the_later_deal(api: Any) -> None:
+    # Issue 12 §1: the deal was made at creation and an open seat's state held its rack;
+    # a joiner (or the creator) sat, read it, left, and knew the racks later dealt.
+    made = create(api, variant="remi_ro", players=3, name="Ana")
+    code = made["code"]
+    seen: list[str] = []
+
+    def read(token: str | None) -> None:
+        r = api.get(f"/api/tables/{code}/state", params={"token": token} if token else {})
+        assert r.status_code == 409 and r.json()["code"] == "not_started", r.text
+        seen.extend([r.text, api.get(f"/api/tables/{code}").text])
+
+    read(made["token"])
+    read(None)
+    for harvester in ("Ana again", "Spy"):  # the creator, then anyone with the invite
+        spy = api.post(f"/api/tables/{code}/join", json={"name": harvester}).json()
+        assert spy["seat"] == 1
+        read(spy["token"])
+        with api.websocket_connect(f"/ws/{code}?token={spy['token']}") as ws:
+            for ask in ({"type": "resync", "last_event_id": 0}, {"type": "hint"}, {"type": "ping"}):
+                ws.send_text(json.dumps(frame(**ask)))
+            got = [ws.receive_json()]
+            while got[-1]["type"] != "pong":
+                got.append(ws.receive_json())
+        assert got[0]["type"] == "welcome" and got[0]["table"]["status"] == "open"
+        assert all(f["type"] != "state" for f in got), got
+        seen.extend(json.dumps(f) for f in got)
+        assert api.post(f"/api/tables/{code}/leave", json={"token": spy["token"]}).json()["ok"]
+    late = [api.post(f"/api/tables/{code}/join", json={"name": n}).json() for n in ("Ion", "Eva")]
+    racks = [
+        api.get(f"/api/tables/{code}/state", params={"token": s["token"]}).json()["view"]["rack"]
+        for s in (made, *late)
+    ]
+    dealt = {p for rack in racks for p in rack}
+    assert len(dealt) > 10
+    for text in seen:
+        assert not pieces_named(text) & dealt, f"a piece of the later deal was readable: {text}"
+
+
+def test_a_bad_name_is_refused_with_bad_name(api: Any) -> None:
+    made = create(api, variant="remi_ro", players=2, name="Ana")
+    r = api.post(f"/api/tables/{made['code']}/join", json={"name": "Ion\u0000"})
+    assert r.status_code == 400 and r.json()["code"] == "bad_name"
+    info = api.get(f"/api/tables/{made['code']}").json()
+    assert info["status"] == "open" and info["seats"][1]["kind"] == "open"
+    r = api.post("/api/tables", json={"variant": "remi_ro", "name": "\u001b[2J"})
+    assert r.status_code == 400 and r.json()["code"] == "bad_name"
+    assert [t["code"] for t in api.get("/api/tables").json()] == [made["code"]]

@@ -23,12 +23,14 @@ import pytest
 
 pytest.importorskip("pydantic", reason="the server extra is not installed")
 
+from romme_support import romme_game
 from rummykit.engine.actions import AcceptSwap, CallRemi, ProposeSwap
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.view import view
 from rummykit.rules import all_variants, find_variant
 from rummykit.server.frames import error_frame, hands_of, hints_for
 from rummykit.server.tables import Lobby, ProtocolError, Table, build_frame
+from scripting import draw, play
 
 GAMES = 1000
 """Games per variant for the canary scan (the issue asks for at least 1,000)."""
@@ -315,23 +317,27 @@ def test_hints_come_from_the_view_of_the_seat_to_move() -> None:
 
 
 def test_hints_offer_only_what_the_phase_allows() -> None:
-    # RULES §9 (remi_ro): the first round allows no laydown; the analysis position, an
-    # ordinary turn, finds one for this rack, and the legal list filters it out.
+    # RULES §9.5(3) (remi_ro): the first round allows no laydown; hints are built from
+    # the seat's legal list, so none is offered even for a rack that could lay one.
     game = Game("remi_ro", 2, {"match_deals": 1}, seed=0)
     while game.phase is Phase.PREPLAY:
         game.apply(next(a for a in game.legal_actions() if str(a) == "ready"))
     assert game.phase is Phase.ROUND1
     seen = view(game, game.to_move)
-    every = hints_for(seen, _Everything())  # type: ignore[arg-type]
-    assert any(h["topic"] == "laydown" and h["actions"] for h in every)
-    legal = {str(a) for a in game.legal_actions()}
+    legal = [str(a) for a in game.legal_actions()]
     found = hints_for(seen, legal)
     assert [h["topic"] for h in found] == ["discard"]
     assert all(h["actions"][0] in legal for h in found)
 
 
-class _Everything:
-    """A legal list that admits any action."""
-
-    def __contains__(self, _: object) -> bool:
-        return True
+def test_hints_after_a_partial_opening_count_this_turns_laydown() -> None:
+    # Issue 12 (11), RULES §8.5: 36 points are down this turn; the browser was told that
+    # no laydown meets the opening.  [QS QH QD] completes it (66 >= 40).
+    game = romme_game(2, {0: "2H 3H 4H 9S 9D 9C QS QH QD"})
+    draw(game)
+    play(game, "meld [2H 3H 4H]", "meld [9S 9D 9C]")
+    legal = [str(a) for a in game.legal_actions()]
+    found = hints_for(view(game, 0), legal)
+    assert found[0]["topic"] == "laydown"
+    assert found[0]["actions"] == ["meld [QS QH QD]"]
+    assert "36 points laid this turn" in found[0]["reason"]

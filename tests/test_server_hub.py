@@ -3,6 +3,7 @@ client, and the hidden-information scan over real WebSockets to a real server.""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 import time
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -17,6 +19,7 @@ from live_server import LiveServer
 from rummykit.engine.actions import parse_action
 from rummykit.engine.game import Game
 from rummykit.server.hub import HubSettings
+from rummykit.server.tables import hash_token
 from server_support import client, frame, sqlite_url, until
 from test_server_frames import Knowledge, check
 
@@ -224,3 +227,76 @@ def test_canary_over_real_websockets(live: LiveServer) -> None:
         check(text, game, seat, knowledge=knowledge)
         checked += 1
     assert checked > 100 and {s for s, _, _ in received} == {None, 0, 1}
+
+
+# ---------------------------------------------------------------- issue 12 §2: stale sockets
+
+
+def _playing_table(api: Any) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    a = api.post("/api/tables", json={"variant": "basic", "players": 2, "name": "A"}).json()
+    b = api.post(f"/api/tables/{a['code']}/join", json={"name": "B"}).json()
+    return a["code"], a, b
+
+
+def _after_ping(ws: Any) -> list[dict[str, Any]]:
+    """Every frame up to the answer to a ping (or the close: then the last item is it)."""
+    ws.send_text(json.dumps(frame(type="ping")))
+    got: list[dict[str, Any]] = []
+    try:
+        while not got or got[-1]["type"] != "pong":
+            got.append(ws.receive_json())
+    except WebSocketDisconnect as closed:
+        got.append({"type": "closed", "code": closed.code})
+    return got
+
+
+def test_leaving_closes_the_seats_sockets_before_anyone_else_sits(tmp_path: Path) -> None:
+    # Issue 12 §2: after ``leave`` the old socket kept getting the seat's frames — the new
+    # occupant's rack on ``resync`` — and its actions were applied for the new occupant.
+    with client(sqlite_url(tmp_path)) as api:
+        code, _, b = _playing_table(api)
+        with api.websocket_connect(f"/ws/{code}?token={b['token']}") as old:
+            until(old, "state")
+            assert _after_ping(old)[-1]["type"] == "pong"
+            assert api.post(f"/api/tables/{code}/leave", json={"token": b["token"]}).json()["ok"]
+            c = api.post(f"/api/tables/{code}/join", json={"name": "C"}).json()
+            assert c["seat"] == 1
+            got = _after_ping(old)
+            assert [f["type"] for f in got] == ["error", "closed"], got
+            assert got[0]["code"] == "bad_token" and got[-1]["code"] == 4401
+        # The new occupant plays the seat; the old token holds nothing.
+        r = api.get(f"/api/tables/{code}/state", params={"token": b["token"]})
+        assert r.status_code == 403
+        with api.websocket_connect(f"/ws/{code}?token={c['token']}") as new:
+            assert until(new, "welcome")["seat"] == 1
+
+
+def test_every_frame_rechecks_the_seats_current_token(tmp_path: Path) -> None:
+    # However the seat changed hands, a socket whose token no longer holds it is refused
+    # and closed at its next frame: nothing is applied, nothing of the seat is sent.
+    with client(sqlite_url(tmp_path)) as api:
+        code, a, b = _playing_table(api)
+        table = api.app.state.lobby.get(code)
+        mover = table.game.to_move
+        held = table.row.seats[mover]
+        token = (a, b)[mover]["token"]
+        for kind in ("action", "resync", "hint"):
+            table.row.seats[mover] = held
+            with api.websocket_connect(f"/ws/{code}?token={token}") as old:
+                state = until(old, "state")
+                while not state["legal"]:
+                    state = until(old, "state")
+                before = table.event_id
+                # The seat is handed over behind the hub's back (no broadcast follows).
+                other = dataclasses.replace(held, name="C", token_hash=hash_token("other"))
+                table.row.seats[mover] = other
+                ask: dict[str, Any] = {
+                    "action": {"action_id": kind, "state_id": before, "action": state["legal"][0]},
+                    "resync": {"last_event_id": 0},
+                    "hint": {},
+                }[kind]
+                old.send_text(json.dumps(frame(type=kind, **ask)))
+                got = _after_ping(old)
+                assert [f["type"] for f in got] == ["error", "closed"], (kind, got)
+                assert got[0]["code"] == "bad_token" and got[-1]["code"] == 4401
+                assert table.event_id == before

@@ -16,6 +16,7 @@ from rummykit.engine.game import Phase
 from rummykit.model.melds import MeldKind
 from rummykit.rules.variant import all_variants
 from rummykit.server.schema import ErrorCode
+from rummykit.solver.hints import TOPICS as HINT_TOPICS
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "rummykit" / "server" / "static"
 LANGUAGES = ("en", "ro", "de", "hr", "bg", "pl")
@@ -25,9 +26,8 @@ SCRIPTS = sorted((STATIC / "js").glob("*.js"))
 # Message families the pages look up by a value the server or engine sends
 # (``tf("phase", view.phase)``); each must cover every value.
 DEAL_ENDS = ("close", "out", "board", "call", "exhaustion", "void")  # DealResult.end
-HINT_TOPICS = ("laydown", "attach", "exchange", "discard")  # solver.hints.Hint.topic
 TABLE_STATUS = ("open", "playing", "finished")  # server TableInfo.status
-HTTP_ERRORS = ("no_table", "seat_taken", "table_full", "not_finished", "finished")
+HTTP_ERRORS = ("no_table", "seat_taken", "table_full", "not_finished", "finished", "bad_name")
 
 
 def families() -> dict[str, tuple[str, ...]]:

@@ -10,6 +10,7 @@ resumes and finishes.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 import uuid
@@ -22,8 +23,8 @@ import sqlalchemy as sa
 
 from live_server import LiveServer
 from rummykit.engine.record import replay
-from rummykit.server.store import EventRow, Store, events_t, normalize_url
-from rummykit.server.tables import Lobby
+from rummykit.server.store import EventRow, Store, events_t, normalize_url, seats_t, tables_t
+from rummykit.server.tables import Lobby, ProtocolError, hash_token
 from server_support import fresh_pg_url, require_pg, sqlite_url
 
 BACKENDS = ["sqlite", "postgresql"]
@@ -54,7 +55,7 @@ def test_sqlite_is_in_wal_mode_and_migrated(tmp_path: Path) -> None:
     with store.engine.connect() as conn:
         assert conn.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
         version = conn.execute(sa.text("select version_num from alembic_version")).scalar()
-    assert version == "0001"
+    assert version == "0002"
     store.close()
     Store(sqlite_url(tmp_path)).close()  # migrating again is a no-op
 
@@ -225,3 +226,168 @@ def test_sigkill_loses_no_acknowledged_action_and_every_table_resumes(
         store.close()
     finally:
         server.stop()
+
+
+# ---------------------------------------------------------------- issue 12 §4: seats
+
+
+def _fail_updates_of(store: Store, table: str) -> None:
+    """A real database error at the next UPDATE of ``table`` (a trigger that raises)."""
+    with store.engine.begin() as conn:
+        if store.dialect == "sqlite":
+            conn.exec_driver_sql(
+                f"CREATE TRIGGER fail_{table} BEFORE UPDATE ON {table} "
+                "BEGIN SELECT RAISE(ABORT, 'injected failure'); END"
+            )
+        else:
+            conn.exec_driver_sql(
+                "CREATE OR REPLACE FUNCTION rk_fail() RETURNS trigger AS $$ "
+                "BEGIN RAISE EXCEPTION 'injected failure'; END $$ LANGUAGE plpgsql"
+            )
+            conn.exec_driver_sql(
+                f"CREATE TRIGGER fail_{table} BEFORE UPDATE ON {table} "
+                "FOR EACH ROW EXECUTE FUNCTION rk_fail()"
+            )
+
+
+def _heal(store: Store, table: str) -> None:
+    with store.engine.begin() as conn:
+        suffix = "" if store.dialect == "sqlite" else f" ON {table}"
+        conn.exec_driver_sql(f"DROP TRIGGER fail_{table}{suffix}")
+
+
+def _seats(store: Store, code: str) -> list[tuple[str, str | None]]:
+    loaded = store.load_table(code)
+    assert loaded is not None
+    return [(s.kind, s.token_hash) for s in loaded[0].seats]
+
+
+@pytest.mark.parametrize("failing", ["rk_seats", "rk_tables"])
+def test_a_failed_write_during_sit_changes_nothing(
+    url: str, stores: list[Store], failing: str
+) -> None:
+    # Issue 12 §4: sit() changed the seat in memory, then wrote it, then wrote the status
+    # in a second transaction: a failure left a seat nobody holds, or a full table that
+    # never started.  Now one transaction, and memory only after it committed.
+    store = Store(url)
+    stores.append(store)
+    table, _, _ = Lobby(store).create(variant="remi_ro", players=2, options={}, bots={}, name="Ana")
+    before = [dataclasses.replace(s) for s in table.row.seats]
+    stored = _seats(store, table.code)
+    _fail_updates_of(store, failing)
+    with pytest.raises(sa.exc.DBAPIError, match="injected failure"):
+        table.sit("Ion")
+    assert table.row.seats == before and table.status == "open" and not table.dealt
+    assert table.row.seed is None and _seats(store, table.code) == stored
+    loaded = store.load_table(table.code)
+    assert loaded is not None and loaded[0].status == "open" and loaded[0].seed is None
+    _heal(store, failing)
+    seat, token = table.sit("Ion")
+    assert seat == 1 and table.seat_of_token(token) == 1 and table.dealt
+    again = Lobby(Store(url))
+    stores.append(again.store)  # type: ignore[arg-type]
+    reloaded = again.get(table.code)
+    assert reloaded.status == "playing" and reloaded.row.seed == table.row.seed
+    assert reloaded.frame(1).view["rack"] == table.frame(1).view["rack"]
+
+
+def test_a_failed_write_during_leave_changes_nothing(url: str, stores: list[Store]) -> None:
+    store = Store(url)
+    stores.append(store)
+    table, _, token = Lobby(store).create(
+        variant="remi_ro", players=3, options={}, bots={}, name="Ana"
+    )
+    _fail_updates_of(store, "rk_seats")
+    with pytest.raises(sa.exc.DBAPIError):
+        table.leave(0)
+    assert table.seat_of_token(token) == 0 and table.row.seats[0].name == "Ana"
+
+
+def test_a_nul_in_a_name_is_refused_before_the_store(url: str, stores: list[Store]) -> None:
+    # On PostgreSQL the NUL made the write fail after memory had changed: a seat nobody
+    # held, the table locked until a restart.
+    store = Store(url)
+    stores.append(store)
+    table, _, _ = Lobby(store).create(variant="remi_ro", players=2, options={}, bots={}, name="Ana")
+    with pytest.raises(ProtocolError, match="bad_name"):
+        table.sit("Ion\x00")
+    assert table.row.seats[1].kind == "open" and _seats(store, table.code)[1] == ("open", None)
+    assert table.sit("Ion")[0] == 1 and table.status == "playing"
+
+
+def test_loading_repairs_a_half_written_table(url: str, stores: list[Store]) -> None:
+    store = Store(url)
+    stores.append(store)
+    lobby = Lobby(store)
+    ghost, _, _ = lobby.create(variant="remi_ro", players=3, options={}, bots={}, name="Ana")
+    stuck, _, _ = lobby.create(variant="remi_ro", players=2, options={}, bots={}, name="Ana")
+    with store.engine.begin() as conn:
+        # A seat nobody holds (the PostgreSQL NUL failure), and a seed an older server
+        # drew at creation for a table still waiting for players.
+        conn.execute(
+            seats_t.update()
+            .where(seats_t.c.code == ghost.code, seats_t.c.seat == 1)
+            .values(kind="human", name="Ghost", token_hash=None)
+        )
+        conn.execute(tables_t.update().where(tables_t.c.code == ghost.code).values(seed=42))
+        # Every seat taken but the status write lost (two transactions, a crash between).
+        conn.execute(
+            seats_t.update()
+            .where(seats_t.c.code == stuck.code, seats_t.c.seat == 1)
+            .values(kind="human", name="Ion", token_hash=hash_token("ion"))
+        )
+    stores.append(Store(url))
+    later = Lobby(stores[-1])
+    repaired = later.get(ghost.code)
+    assert [s.kind for s in repaired.row.seats] == ["human", "open", "open"]
+    assert repaired.status == "open" and repaired.row.seed is None and not repaired.dealt
+    started = later.get(stuck.code)
+    assert started.status == "playing" and started.dealt and started.row.seed is not None
+    assert started.seat_of_token("ion") == 1 and started.frame(1).view["rack"]
+    # The repairs were stored: a third load finds nothing to change.
+    for code, status in ((ghost.code, "open"), (stuck.code, "playing")):
+        loaded = stores[-1].load_table(code)
+        assert loaded is not None and loaded[0].status == status
+    assert _seats(stores[-1], ghost.code)[1] == ("open", None)
+    assert stores[-1].load_table(stuck.code)[0].seed == started.row.seed  # type: ignore[index]
+    # A consistent table is loaded without a write (any write would now fail).
+    _fail_updates_of(stores[-1], "rk_seats")
+    _fail_updates_of(stores[-1], "rk_tables")
+    stores.append(Store(url))
+    assert Lobby(stores[-1]).get(ghost.code).row.seats[0].name == "Ana"
+
+
+def test_migration_0002_drops_early_seeds_and_scopes_action_ids_by_seat(
+    url: str, stores: list[Store]
+) -> None:
+    store = Store(url)
+    stores.append(store)
+    store.downgrade("0001")
+    with store.engine.begin() as conn:
+        for code, status in (("OPEN01", "open"), ("PLAY01", "playing")):
+            conn.execute(
+                sa.text(
+                    "insert into rk_tables (code, name, variant, players, options, seed, "
+                    "turn_timer, status, rematch, created, finished) values "
+                    "(:code, 'T', 'remi_ro', 2, '{}', 42, null, :status, null, 0, null)"
+                ),
+                {"code": code, "status": status},
+            )
+            for seat in (0, 1):
+                conn.execute(
+                    sa.text(
+                        "insert into rk_seats (code, seat, name, kind, bot, token_hash) "
+                        "values (:code, :seat, '', 'bot', 'greedy', null)"
+                    ),
+                    {"code": code, "seat": seat},
+                )
+    store.append_event("PLAY01", EventRow(1, 0, "ready", "same-id"))
+    with pytest.raises(sa.exc.IntegrityError):  # 0001: unique per table
+        store.append_event("PLAY01", EventRow(2, 1, "ready", "same-id"))
+    store.migrate()
+    assert store.load_table("OPEN01")[0].seed is None  # type: ignore[index]
+    assert store.load_table("PLAY01")[0].seed == 42  # type: ignore[index]
+    store.append_event("PLAY01", EventRow(2, 1, "ready", "same-id"))  # another seat's id
+    with pytest.raises(sa.exc.IntegrityError):
+        store.append_event("PLAY01", EventRow(3, 1, "ready", "same-id"))
+    assert [e.seq for e in store.load_table("PLAY01")[1]] == [1, 2]  # type: ignore[index]

@@ -1,8 +1,18 @@
-"""Tables (server/tables.py): the bots that play a seat keep their state for the game."""
+"""Tables (server/tables.py): the bots that play a seat keep their state for the game;
+seats (issue 12): no deal before the last seat is filled, names, rematch seats, action ids."""
 
 from __future__ import annotations
 
-from rummykit.server.tables import Lobby
+import dataclasses
+import random
+import uuid
+
+import pytest
+
+from romme_support import romme_game
+from rummykit.engine.game import Game
+from rummykit.server.tables import Lobby, ProtocolError, Table
+from scripting import draw, play
 
 # Found in the browser: Rommé, seat 2 an ``easy`` expert.  It takes the discard, lays
 # two runs (39 points, one short of the opening), and its greedy plan resets the turn;
@@ -47,3 +57,170 @@ def test_bots_finish_the_game_that_once_livelocked() -> None:
     assert table.game.is_over and table.status == "finished"
     resets = sum(str(action) == "reset" for _, action in table.game.log)
     assert resets <= 2, f"{resets} resets: a bot keeps undoing its turn"
+
+
+# ---------------------------------------------------------------- issue 12: seats
+
+
+def _open_table(lobby: Lobby, players: int = 2, seed: int | None = None) -> tuple[Table, str]:
+    table, seat, token = lobby.create(
+        variant="remi_ro", players=players, options={}, bots={}, name="Ana", seed=seed
+    )
+    assert seat == 0 and token is not None
+    return table, token
+
+
+def test_nothing_of_the_deal_exists_until_the_last_seat_is_filled() -> None:
+    # Issue 12 §1: the deal was made from a seed drawn at creation, and an open seat's
+    # state held its rack: joining, reading and leaving harvested the later deal.
+    seeds = random.Random(12)
+    lobby = Lobby(None, seeds=seeds)
+    table, _ = _open_table(lobby, players=3)
+    assert table.row.seed is None and not table.dealt
+    for seat in (None, 0):
+        with pytest.raises(ProtocolError) as refused:
+            table.frame(seat)
+        assert refused.value.code == "not_started"
+    # A joiner sits, looks and leaves: still no deal, nothing drawn.
+    seat, _ = table.sit("Harvester")
+    with pytest.raises(ProtocolError):
+        table.frame(seat)
+    table.leave(seat)
+    assert table.row.seed is None and table.legal_for(seat) == [] and table.hints(seat) == []
+    table.sit("Ion")
+    assert not table.dealt
+    expected = random.Random(12).getrandbits(62)
+    table.sit("Eva")
+    # The seed is drawn from the injected source when the last seat is filled.
+    assert table.dealt and table.status == "playing" and table.row.seed == expected
+    assert table.frame(0).view["rack"]
+
+
+def test_the_stored_seed_and_actions_reproduce_the_game() -> None:
+    lobby = Lobby(None)
+    table, _ = _open_table(lobby)
+    table.sit("Ion")
+    for _ in range(6):
+        mover = table.game.to_move
+        table.submit(mover, uuid.uuid4().hex, table.event_id, table.legal_for(mover)[-1])
+    again = Game(table.row.variant, table.row.players, table.row.options, seed=table.row.seed)
+    for _, action in table.game.log:
+        again.apply(action)
+    assert again.racks == table.game.racks and again.stock == table.game.stock
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Ana\x00",  # PostgreSQL refuses NUL in text: the write failed after memory changed
+        "\x1b[31mred",
+        "two\nlines",
+        "tab\there",
+        "zero\u200bwidth",
+        "\ud800",  # a lone surrogate (JSON can carry one)
+        "x" * 41,
+    ],
+)
+def test_a_bad_name_is_refused_and_changes_nothing(name: str) -> None:
+    lobby = Lobby(None)
+    table, _ = _open_table(lobby)
+    before = [dataclasses.replace(s) for s in table.row.seats]
+    with pytest.raises(ProtocolError) as refused:
+        table.sit(name)
+    assert refused.value.code == "bad_name"
+    assert table.row.seats == before and table.status == "open"
+    with pytest.raises(ProtocolError) as refused:
+        lobby.create(variant="remi_ro", players=2, options={}, bots={}, name=name)
+    assert refused.value.code == "bad_name" and len(lobby.tables) == 1
+    with pytest.raises(ProtocolError):
+        lobby.create(
+            variant="remi_ro", players=2, options={}, bots={}, name="", table_name=name + "x" * 40
+        )
+    assert len(lobby.tables) == 1
+
+
+def test_names_are_trimmed_and_may_be_any_printable_text() -> None:
+    table, _ = _open_table(Lobby(None), players=3)
+    seat, _ = table.sit("  Ștefan   Łukasz  ")
+    assert table.row.seats[seat].name == "Ștefan Łukasz"
+    seat, _ = table.sit(" " * 3)
+    assert table.row.seats[seat].name == f"P{seat + 1}"
+    behind_a_bot, seat, _ = Lobby(None).create(
+        variant="remi_ro", players=3, options={}, bots={0: "greedy"}, name=""
+    )
+    assert seat == 1 and behind_a_bot.row.seats[1].name == "P2"
+
+
+def _finished_two_seat_table(lobby: Lobby) -> tuple[Table, str, str]:
+    table, a = _open_table(lobby)
+    _, b = table.sit("Ion")
+    # Every seat played by its bot: the game finishes without any client.
+    table.standin.update({0, 1})
+    for _ in range(3_000):
+        seat = table.bot_to_move()
+        if seat is None:
+            break
+        table.play_for(seat)
+    assert table.status == "finished"
+    return table, a, b
+
+
+def test_a_seat_claims_only_its_own_seat_of_the_rematch() -> None:
+    # Issue 12 §7: the second rematch call of one seat took the next free seat.
+    lobby = Lobby(None)
+    table, a, b = _finished_two_seat_table(lobby)
+    new, got, _ = lobby.rematch(table, table.seat_of_token(a))  # type: ignore[arg-type]
+    assert got == 0 and new.status == "open"
+    with pytest.raises(ProtocolError) as refused:
+        lobby.rematch(table, 0)
+    assert refused.value.code == "seat_taken"
+    assert [s.kind for s in new.row.seats] == ["human", "open"]
+    again, got, _ = lobby.rematch(table, table.seat_of_token(b))  # type: ignore[arg-type]
+    assert again is new and got == 1 and new.status == "playing"
+
+
+def test_another_seats_action_id_is_answered_as_an_unknown_id() -> None:
+    # Issue 12 §7: reusing another seat's id answered "used by another seat".
+    def answers(reuse: bool) -> list[object]:
+        table, _ = _open_table(Lobby(None), seed=3)
+        table.sit("Ion")
+        first = table.game.to_move
+        table.submit(first, "shared-id", 0, table.legal_for(first)[-1])
+        other = 1 - first
+        out: list[object] = []
+        probes = [
+            (other, 0),  # a stale state
+            (other, table.event_id),
+            (first, table.event_id),  # not its turn (or its turn, whatever the game says)
+        ]
+        for seat, state_id in probes:
+            action_id = "shared-id" if reuse and seat == other else f"fresh-{seat}-{state_id}"
+            try:
+                applied = table.submit(seat, action_id, state_id, "draw")
+                out.append(("applied", applied.event_id, applied.duplicate))
+            except ProtocolError as exc:
+                out.append((exc.code, exc.message))
+        return out
+
+    assert answers(reuse=True) == answers(reuse=False)
+
+
+def test_hints_after_a_partial_opening_count_this_turns_laydown() -> None:
+    # Issue 12 (11), RULES §8.5: the browser said no laydown meets the opening after
+    # 36 points were laid this turn; the hint frame now completes it with [QS QH QD].
+    lobby = Lobby(None)
+    table, seat, _ = lobby.create(
+        variant="romme", players=2, options={}, bots={1: "greedy"}, name="Ana"
+    )
+    assert seat == 0 and table.row.status == "playing"
+    # The position under test: the table's deal replaced by a stacked one.
+    table._game = romme_game(2, {0: "2H 3H 4H 9S 9D 9C QS QH QD"})
+    assert table.hints(0)[0]["topic"] in ("draw", "take")
+    assert table.hints(1) == []
+    draw(table.game)
+    play(table.game, "meld [2H 3H 4H]", "meld [9S 9D 9C]")
+    found = table.hints(0)
+    assert found[0]["actions"] == ["meld [QS QH QD]"]
+    assert "36 points laid this turn" in found[0]["reason"]
+    legal = [str(a) for a in table.game.legal_actions()]
+    assert all(h["actions"][0] in legal for h in found if h["actions"])

@@ -9,7 +9,7 @@ from typing import Protocol
 
 from rummykit.engine.actions import Action
 from rummykit.engine.game import Game
-from rummykit.engine.view import SeatView, view
+from rummykit.engine.view import SeatView, seat_legal_actions, view
 from rummykit.model.pieces import Face
 from rummykit.rules.variant import find_variant
 
@@ -28,8 +28,8 @@ class Bot(Protocol):
 
 def play_turn(game: Game, bot: Bot, rng: random.Random) -> Action:
     """Let ``bot`` choose for the seat to move and apply its action."""
-    legal = game.legal_actions()
-    action = bot.choose(view(game, game.to_move), legal, rng)
+    seat = game.to_move
+    action = bot.choose(view(game, seat), seat_legal_actions(game, seat), rng)
     return game.apply(action)
 
 

@@ -22,10 +22,16 @@ from rummykit.engine.actions import parse_piece_token
 from rummykit.engine.game import Game
 from rummykit.engine.position import analysis_game
 from rummykit.engine.record import RecordError, load_record, replay
-from rummykit.model.pieces import NotationError
+from rummykit.model.pieces import Face, NotationError
 from rummykit.rules.meldcheck import check_meld
-from rummykit.rules.options import OptionError, parse_option_value
-from rummykit.rules.variant import UnknownVariantError, Variant, all_variants, find_variant
+from rummykit.rules.options import OptionError, Options, parse_option_value
+from rummykit.rules.variant import (
+    PieceNotInPackError,
+    UnknownVariantError,
+    Variant,
+    all_variants,
+    find_variant,
+)
 from rummykit.solver import goal_names, solve_goal
 from rummykit.solver.hints import hints, hints_json
 
@@ -329,6 +335,18 @@ def _pieces(variant: Variant, tokens: tuple[str, ...]) -> tuple[list[Any], list[
     return faces, declared
 
 
+def _check_pack(variant: Variant, faces: list[Face], options: Options, as_json: bool) -> None:
+    """Refuse pieces the variant's pack (with these options) does not hold: one line
+    on stderr, or a JSON error naming the piece and the rule, and exit status 1."""
+    try:
+        variant.check_pieces(faces, options)
+    except PieceNotInPackError as exc:
+        if as_json:
+            click.echo(json.dumps({"error": str(exc), "piece": exc.piece, "rule": exc.rule}))
+            sys.exit(1)
+        raise click.ClickException(str(exc)) from None
+
+
 @cli.command()
 @click.argument("variant")
 @click.argument("pieces", nargs=-1, required=True)
@@ -348,6 +366,7 @@ def meld(
         options = v.resolve(v.default_players, _options(v, option_pairs))
     except OptionError as exc:
         raise click.UsageError(str(exc)) from None
+    _check_pack(v, faces, options, as_json)
     verdict = check_meld(v, faces, declared, options=options)
     data = verdict.to_json()
     if as_json:
@@ -395,6 +414,7 @@ def solve(
         options = v.resolve(v.default_players, _options(v, option_pairs))
     except OptionError as exc:
         raise click.UsageError(str(exc)) from None
+    _check_pack(v, faces, options, as_json)
     goals = goal_names(v, options)
     if goal not in goals:
         known = ", ".join(repr(g) for g in goals)
@@ -459,6 +479,11 @@ def _solve_lines(goal: str, data: dict[str, Any]) -> list[str]:
     show_default=True,
     help="Whether you opened in an earlier turn.",
 )
+@click.option(
+    "--announced",
+    is_flag=True,
+    help="You have already announced 'three' this deal (remi_ro, RULES §9.11).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @_OPTION
 def hint(
@@ -466,11 +491,14 @@ def hint(
     hand: str,
     table_text: str,
     opened: bool,
+    announced: bool,
     as_json: bool,
     option_pairs: tuple[str, ...],
 ) -> None:
     """Hints for a hand and a table: the best laydown now, what attaches where, joker
-    exchanges and a discard, each with a one-line reason."""
+    exchanges and a discard, each with a one-line reason and preceded by any
+    announcement the rules require then (remi_ro: 'three' before a discard that leaves
+    1-3 tiles)."""
     v = _variant(variant)
     faces, declared = _pieces(v, (hand,))
     if any(d is not None for d in declared):
@@ -483,9 +511,20 @@ def hint(
             groups.append(list(zip(group, marks, strict=True)))
     options = _options(v, option_pairs)
     try:
+        resolved = v.resolve(v.default_players, options)
+    except OptionError as exc:
+        raise click.BadParameter(str(exc)) from None
+    _check_pack(v, faces + [f for group in groups for f, _ in group], resolved, as_json)
+    try:
         game = analysis_game(v.name, faces, groups, options=options, opened=opened)
     except (ValueError, OptionError) as exc:
         raise click.BadParameter(str(exc)) from None
+    if announced:
+        if not game.play.three_announcement:
+            raise click.BadParameter(
+                f"{v.name} has no 'three' announcement", param_hint="--announced"
+            )
+        game.announced_three[0] = True
     found = hints(game)
     if as_json:
         click.echo(json.dumps(hints_json(found)))
@@ -538,7 +577,13 @@ def replay_cmd(file: Path, as_json: bool) -> None:
 
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    default=8000,
+    show_default=True,
+    help="Port to listen on (1-65535).",
+)
 @click.option(
     "--database-url",
     default=None,
@@ -573,8 +618,52 @@ def serve(host: str, port: int, database_url: str | None, bot_delay: float, grac
             f"the server needs the 'server' extra ({exc.name} is missing): "
             "pip install 'rummykit[server]' (from a clone: pip install -e '.[server]')"
         ) from None
+    if database_url is not None:
+        _check_database(database_url)
     click.echo(f"rummykit server on http://{host}:{port}/  (Ctrl+C stops it)")
     run(host, port, database_url, settings=HubSettings(bot_delay=bot_delay, grace=grace))
+
+
+def _check_database(url: str) -> None:
+    """Open (and migrate) the database at ``url`` once before serving, so that a URL
+    that cannot work ends in one clear line instead of a traceback from the server."""
+    import sqlalchemy as sa
+    from alembic.util import CommandError
+
+    from rummykit.server.store import Store, normalize_url
+
+    try:
+        parsed = sa.engine.make_url(normalize_url(url))
+    except sa.exc.ArgumentError:
+        raise click.ClickException(
+            # The text is not echoed: it may hold a password that could not be found.
+            "cannot open the database: --database-url is not a database URL "
+            "(e.g. postgresql://user@host/db or sqlite:///path/to/file.db)"
+        ) from None
+    shown = parsed.render_as_string(hide_password=True)
+    database = parsed.database or ""
+    if parsed.get_backend_name() == "sqlite" and database not in ("", ":memory:"):
+        folder = Path(database).expanduser().parent
+        if not database.startswith("file:") and not folder.is_dir():
+            # SQLite creates the file but not its folder; a typo should not make one.
+            raise click.ClickException(
+                f"cannot open the database {shown}: the folder {folder} does not exist"
+            )
+    try:
+        Store(url).close()
+    except sa.exc.NoSuchModuleError:
+        reason = f"no database driver for {parsed.drivername!r} (use postgresql:// or sqlite:///)"
+    except sa.exc.DBAPIError as exc:
+        reason = "cannot connect: " + _first_line(str(exc.orig))
+    except (sa.exc.SQLAlchemyError, CommandError, ImportError, OSError) as exc:
+        reason = _first_line(str(exc))
+    else:
+        return
+    raise click.ClickException(f"cannot open the database {shown}: {reason}")
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else "unknown error"
 
 
 from rummykit.cli.tournament import tournament  # noqa: E402  (a command of its own module)

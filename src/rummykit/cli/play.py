@@ -15,9 +15,9 @@ from rummykit.engine.actions import Action, Draw, NextDeal, parse_action
 from rummykit.engine.errors import IllegalActionError
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.record import save_record
-from rummykit.engine.view import view
+from rummykit.engine.view import seat_legal_actions, view
 from rummykit.model.pieces import Material, NotationError
-from rummykit.solver.hints import hints
+from rummykit.solver.hints import hints, penalty_warning
 
 __all__ = ["CARD_HELP", "HELP", "play_interactive"]
 
@@ -28,13 +28,15 @@ HELP = """Commands (tiles: R/Y/B/K + 1..13, joker J, declared joker J(R7)):
   attach R8 -> m2          attach a tile to formation m2 (J(R10) to say where a joker goes)
   exchange K12 -> m1       put K12 in m1 and take its joker (sets: all missing tiles)
   discard R4               discard and end your turn (closes if it was your last tile)
-  three                    announce that at most 3 tiles remain
+  three                    announce that at most 3 tiles remain (before a discard that
+                           leaves 1-3; a move that costs a penalty asks to confirm)
   board                    declare play on the board;  close R4: show a contract and close
   reset                    undo this turn's table actions
   atu | doubles small|big|key | swap R5 P3 | accept R7 | decline | reshuffle | ready
                            before play: announcements and double swaps
   legal                    list every legal action now
-  hint                     best laydown, attachments, joker exchanges and a discard, with reasons
+  hint                     draw or take, best laydown, attachments, joker exchanges and a
+                           discard (with any announcement due), each with a reason
   sort colour|number       how your rack is shown
   scores                   the score table
   save FILE                save the game record
@@ -55,7 +57,8 @@ CARD_HELP = """Commands (cards: A 2..10 J Q K + suit S H D C, e.g. 10H; joker JK
                            "out" alone lays out your dealt hand before your first draw
   reset                    undo this turn's table actions
   legal                    list every legal action now
-  hint                     best laydown, lay-offs, joker exchanges and a discard, with reasons
+  hint                     draw or take, best laydown, lay-offs, joker exchanges and a
+                           discard, each with a reason
   sort colour|number       how your hand is shown (by suit or by rank)
   scores                   the score table
   save FILE                save the game record
@@ -108,7 +111,7 @@ def play_interactive(
         last_phase = game.phase
         bot = bots[seat]
         if bot is not None:
-            action = bot.choose(view(game, seat), game.legal_actions(), rng)
+            action = bot.choose(view(game, seat), seat_legal_actions(game, seat), rng)
             game.apply(action)
             if isinstance(action, NextDeal):
                 shown = 0
@@ -123,7 +126,7 @@ def play_interactive(
             shown = 0
             continue
         console.print(render_view(view(game, human), names, sort_by))
-        verbs = dict.fromkeys(str(a).split()[0] for a in game.legal_actions())
+        verbs = dict.fromkeys(str(a).split()[0] for a in seat_legal_actions(game, human))
         console.print("[dim]you can: " + ", ".join(verbs) + "  (legal: list them all)[/]")
         try:
             line = read_line(f"P{human + 1}> ").strip()
@@ -142,13 +145,14 @@ def play_interactive(
             continue
         if word == "legal":
             console.print(
-                "Legal now: " + ", ".join(str(a) for a in game.legal_actions()), markup=False
+                "Legal now: " + ", ".join(str(a) for a in seat_legal_actions(game, human)),
+                markup=False,
             )
             continue
         if word == "hint":
             found = hints(game)
             if not found:
-                console.print("No hints: draw or take first.")
+                console.print("No hints now.")
             for h in found:
                 what = "; ".join(h.actions) if h.actions else "-"
                 console.print(f"hint: {h.topic}: {what}  ({h.reason})", markup=False)
@@ -177,6 +181,17 @@ def play_interactive(
             continue
         try:
             typed: Action = parse_action(_normalise(line, game), game.pieces.material)
+            warning = penalty_warning(view(game, human), typed) if game.can(typed) else None
+            if warning is not None:
+                console.print(f"[yellow]Warning: {escape(warning)}.[/]")
+                try:
+                    answer = read_line(f"{typed} anyway? [y/N] ").strip().lower()
+                except EOFError:
+                    console.print("\nInput ended; leaving the game.")
+                    break
+                if answer not in ("y", "yes"):
+                    console.print("Cancelled.")
+                    continue
             before = list(view(game, human).rack)
             game.apply(typed)
             if isinstance(typed, Draw):

@@ -3,7 +3,7 @@
 from rummykit.engine.actions import Action, parse_action
 from rummykit.engine.errors import IllegalActionError
 from rummykit.engine.game import DealResult, Game, Phase
-from rummykit.engine.view import SeatView, view
+from rummykit.engine.view import SeatView, seat_legal_actions, view
 
 __all__ = [
     "Action",
@@ -13,5 +13,6 @@ __all__ = [
     "Phase",
     "SeatView",
     "parse_action",
+    "seat_legal_actions",
     "view",
 ]

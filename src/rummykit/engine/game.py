@@ -3,8 +3,9 @@
 Every action goes through :meth:`Game.verify` (raises with the rule),
 :meth:`Game.can` (a bool) and :meth:`Game.apply` (does it and logs it); an
 illegal action leaves the game unchanged.  :meth:`Game.legal_actions` lists
-exactly the actions that verify.  Hidden information leaves only through
-:meth:`Game.view`.
+exactly the actions that verify, and depends only on what the seat to move may
+know.  Hidden information leaves only through :func:`rummykit.engine.view.view`
+and :func:`rummykit.engine.view.seat_legal_actions`.
 """
 
 from __future__ import annotations
@@ -522,8 +523,9 @@ class Game:
         announced = self.doubles_announced[other]
         if (wanted is not None and wanted not in announced) or not announced:
             raise self._fail(action, "§9.4/A-49", f"P{other + 1} has announced no matching double")
-        if not self._unswapped_doubles(other, wanted):
-            raise self._fail(action, "§9.4/A-49", f"P{other + 1} has no double left to swap")
+        # Whether the other seat still holds an unswapped double of that category is its
+        # secret (A-49 "face down"): the offer rests on its announcement alone, and an
+        # offer it cannot accept can only be declined, like any other.
 
     def _apply_swap(self, action: ProposeSwap) -> None:
         seat = self.to_move

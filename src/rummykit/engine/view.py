@@ -15,7 +15,14 @@ from rummykit.engine.actions import AcceptSwap, Action, CallRemi, ProposeSwap
 from rummykit.engine.game import DealResult, Game, Phase
 from rummykit.model.pieces import Face
 
-__all__ = ["FormationView", "SeatView", "public_notation", "spectator_view", "view"]
+__all__ = [
+    "FormationView",
+    "SeatView",
+    "public_notation",
+    "seat_legal_actions",
+    "spectator_view",
+    "view",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +220,21 @@ def view(game: Game, seat: int) -> SeatView:
         laid_points=game.turn.laid_points if own_turn else 0,
         history=_history(game, seat),
     )
+
+
+def seat_legal_actions(game: Game, seat: int) -> list[Action]:
+    """The legal actions of ``seat`` as it may know them: none unless it is to move.
+
+    This is the one legal list for anything outside the engine (bots, RL masks, the
+    server): like :func:`view`, it depends only on what ``seat`` may see, never on
+    another rack or the stock (a property test deals the hidden pieces again and
+    checks it).
+    """
+    if not 0 <= seat < game.players:
+        raise ValueError(f"seat must be 0..{game.players - 1}, not {seat}")
+    if seat != game.to_move or game.is_over:
+        return []
+    return game.legal_actions()
 
 
 def spectator_view(game: Game) -> SeatView:

@@ -16,7 +16,7 @@ from typing import Any, Literal, NoReturn
 import numpy as np
 import numpy.typing as npt
 
-from rummykit.engine import DealResult, Game, IllegalActionError, Phase
+from rummykit.engine import DealResult, Game, IllegalActionError, Phase, seat_legal_actions
 from rummykit.engine.actions import Action, NextDeal
 from rummykit.model.pieces import PieceSet
 from rummykit.rl.actions import ActionCodec, action_codec
@@ -181,7 +181,8 @@ class Table:
                 self._legal = {}
             else:
                 encode = self.codec.encode
-                self._legal = {encode(a): a for a in game.legal_actions()}
+                legal = seat_legal_actions(game, game.to_move)
+                self._legal = {encode(a): a for a in legal}
             self._legal_key = len(game.log)
         return self._legal
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -20,6 +21,7 @@ __all__ = [
     "DealLayout",
     "Layout",
     "OpeningStructure",
+    "PieceNotInPackError",
     "PlayRules",
     "SeatOutcome",
     "ShownHand",
@@ -34,6 +36,16 @@ __all__ = [
 
 class UnknownVariantError(ValueError):
     """No variant has that name or alias."""
+
+
+class PieceNotInPackError(ValueError):
+    """A piece the variant's pack does not hold (or holds fewer times than named);
+    the message names the piece and the rule (RULES §N.1)."""
+
+    def __init__(self, message: str, piece: str, rule: str) -> None:
+        super().__init__(message)
+        self.piece = piece
+        self.rule = rule
 
 
 class OpeningStructure(StrEnum):
@@ -429,6 +441,49 @@ class Variant:
     def score_values(self, options: Options) -> Callable[[Face], int]:
         """The scoring value function in force under ``options``."""
         return self.score_value if self.score_value_for is None else self.score_value_for(options)
+
+    @property
+    def pack_rule(self) -> str:
+        """The RULES section that lists this variant's components (``§9`` → ``§9.1``)."""
+        return f"{self.rules_section}.1"
+
+    def check_pieces(self, faces: Sequence[Face], options: Options | None = None) -> None:
+        """Raise :class:`PieceNotInPackError` for the first face of ``faces`` that the
+        pack does not hold, or holds fewer times than ``faces`` names it.
+
+        ``options`` are resolved options (:meth:`resolve`); without them the pack of
+        the default options at the default table size is used.  Options decide the
+        pack where a variant says so (Rommé's ``jokers_per_deck``, Continental's packs).
+        """
+        resolved = options if options is not None else self.resolve(self.default_players)
+        pack = self.pieces(resolved)
+        rule = self.pack_rule
+        held = Counter(pack.faces)
+        named = Counter(faces)
+        kind = "cards" if pack.material is Material.CARDS else "tiles"
+        for face in faces:
+            if face.material is not pack.material:
+                raise PieceNotInPackError(
+                    f"{face} is not in the {self.name} pack: {self.name} is played with "
+                    f"{kind} (RULES {rule})",
+                    str(face),
+                    rule,
+                )
+            if held[face] == 0:
+                jokers = f"{pack.joker_count} jokers" if pack.joker_count else "no jokers"
+                raise PieceNotInPackError(
+                    f"{face} is not in the {self.name} pack: {pack.copies} × 52 {kind} and "
+                    f"{jokers} (RULES {rule})",
+                    str(face),
+                    rule,
+                )
+            if named[face] > held[face]:
+                raise PieceNotInPackError(
+                    f"{face} is named {named[face]} times, but the {self.name} pack holds "
+                    f"{held[face]} (RULES {rule})",
+                    str(face),
+                    rule,
+                )
 
     def shuffled_order(self, pieces: PieceSet, rng: random.Random) -> list[int]:
         """A uniformly shuffled order of every piece id, from the injected RNG."""

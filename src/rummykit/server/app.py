@@ -373,9 +373,11 @@ def create_app(
             options = v.resolve(v.default_players, body.options)
             rules = v.rules_for(options)
             read = [parse_piece_token(p, v.material, rules.wild_ranks) for p in body.pieces]
+            faces = [f for f, _ in read]
+            # RULES §N.1: only pieces of the variant's pack (PieceNotInPackError).
+            v.check_pieces(faces, options)
         except (UnknownVariantError, OptionError, NotationError, ValueError) as exc:
             raise ProtocolError("malformed", str(exc)) from None
-        faces = [f for f, _ in read]
         declared = [d for _, d in read]
         return check_meld(v, faces, declared, options=options).to_json()
 

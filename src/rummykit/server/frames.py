@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from rummykit.engine.actions import Meld, parse_action
+from rummykit.engine.actions import parse_action
 from rummykit.engine.game import Phase
-from rummykit.engine.position import analysis_game
 from rummykit.engine.view import SeatView
 from rummykit.rules.variant import find_variant
 from rummykit.server.schema import ErrorFrame, StateFrame
@@ -49,35 +48,17 @@ def hands_of(views: Sequence[SeatView]) -> list[list[str]]:
 
 
 def hints_for(seen: SeatView, legal: Collection[str]) -> list[dict[str, Any]]:
-    """Hints (``rummykit.solver.hints``) for the seat of ``seen``, computed on an
-    analysis position made of that view's rack and table only, and kept where their
-    first action is in ``legal`` (the seat's legal actions, as its state frame lists
-    them): the analysis position is an ordinary turn, so it knows nothing of a phase
-    such as remi_ro's first round, where no laydown is allowed."""
-    from rummykit.solver.hints import hints, hints_json
+    """Hints (``rummykit.solver.hints``) for the seat of ``seen``, from that view and
+    ``legal`` (the seat's legal actions in notation, as its state frame lists them):
+    the view carries this turn's state (what was laid toward the opening, tiles that
+    must be used, the announcements made), so the hints continue the turn as it stands."""
+    from rummykit.solver.hints import advise, hints_json
 
-    if seen.phase not in (Phase.ROUND1, Phase.TURNS) or seen.to_move != seen.seat:
+    if seen.phase not in (Phase.PREPLAY, Phase.ROUND1, Phase.TURNS) or seen.to_move != seen.seat:
         return []
     material = find_variant(seen.variant).material
-    table = []
-    for formation in seen.table:
-        meld = parse_action(f"meld {formation.notation}", material)
-        assert isinstance(meld, Meld)
-        table.append(list(zip(meld.faces, meld.declared, strict=True)))
-    try:
-        game = analysis_game(
-            seen.variant,
-            seen.rack,
-            table,
-            players=seen.players,
-            options=seen.options,
-            opened=seen.opened[seen.seat],
-            owners=[f.owner for f in seen.table],
-            locked=[list(f.locked) or [False] * len(f.faces) for f in seen.table],
-        )
-    except ValueError:
-        return []
-    return [h for h in hints_json(hints(game)) if not h["actions"] or h["actions"][0] in legal]
+    actions = [parse_action(text, material) for text in legal]
+    return hints_json(advise(seen, actions))
 
 
 def error_frame(code: str, message: str, action_id: str | None = None) -> str:

@@ -30,7 +30,7 @@ from rummykit.server.schema import (
     WelcomeFrame,
     parse_client_message,
 )
-from rummykit.server.tables import Lobby, ProtocolError, Table
+from rummykit.server.tables import Lobby, ProtocolError, Table, hash_token
 
 __all__ = ["Hub", "HubSettings"]
 
@@ -53,6 +53,10 @@ class HubSettings:
     """Outgoing frames a connection may have waiting; beyond that it is dropped."""
 
 
+SEAT_LOST = 4401
+"""Close code of a socket whose token holds no seat (any more)."""
+
+
 @dataclass(eq=False, slots=True)
 class _Conn:
     ws: WebSocket
@@ -60,6 +64,8 @@ class _Conn:
     seat: int | None
     queue: asyncio.Queue[str | None]
     allowance: float
+    token_hash: str | None = None
+    """The hash of the token the seat was claimed with: checked again at every frame."""
     stamp: float = field(default_factory=time.monotonic)
     closed: bool = False
     close_code: int = 1000
@@ -102,14 +108,27 @@ class Hub:
         """Tell every connection of ``table`` (the state, and the header if it changed),
         then schedule whatever must happen next (a bot move, a turn timer)."""
         self._arm_timer(table)
-        conns = self.conns.get(table.code, ())
+        conns = self.conns.get(table.code, set())
+        for conn in list(conns):
+            if conn.seat is not None and not table.holds(conn.seat, conn.token_hash):
+                self._release(conn, table)  # the seat was left or taken by someone else
         if header:
             text = TableFrame(table=table.info()).model_dump_json()
             for conn in conns:
                 self._send(conn, text)
-        for conn in list(conns):
-            self._send(conn, table.frame_json(conn.seat))
+        if table.dealt:  # before the deal there is nothing but the header to show
+            for conn in list(conns):
+                self._send(conn, table.frame_json(conn.seat))
         self._schedule_bot(table)
+
+    def _release(self, conn: _Conn, table: Table) -> None:
+        """``conn``'s token no longer holds its seat: tell it and close it, at once."""
+        self.conns.get(table.code, set()).discard(conn)
+        seat, conn.seat = conn.seat, None
+        if seat is not None:
+            table.connections[seat] = max(0, table.connections.get(seat, 0) - 1)
+        message = "this seat was given up or taken over: the token holds it no more"
+        self._drop(conn, error_frame("bad_token", message), SEAT_LOST)
 
     def _schedule_bot(self, table: Table) -> None:
         if table.code in self._bot_calls or table.bot_to_move() is None:
@@ -232,6 +251,8 @@ class Hub:
             await ws.close(code=4404 if exc.code == "no_table" else 4401)
             return
         conn = _Conn(ws, table.code, seat, asyncio.Queue(self.settings.queue), self.settings.burst)
+        if seat is not None and token is not None:
+            conn.token_hash = hash_token(token)
         self.conns.setdefault(table.code, set()).add(conn)
         header = False
         if seat is not None:
@@ -245,7 +266,7 @@ class Hub:
         )
         if header:
             self.changed(table, header=True)
-        else:
+        elif table.dealt:
             self._send(conn, table.frame_json(seat))
         try:
             await self._read(conn, table)
@@ -254,7 +275,7 @@ class Hub:
             # it closes (a server shutting down, a test client leaving) still frees its seat.
             self.conns.get(table.code, set()).discard(conn)
             self._drop(conn)
-            if seat is not None:
+            if seat is not None and conn.seat is not None:  # None once released: counted off
                 table.connections[seat] -= 1
                 if table.connections[seat] == 0:
                     if table.row.seats[seat].kind == "human":
@@ -294,6 +315,11 @@ class Hub:
 
     def handle(self, conn: _Conn, table: Table, data: str | bytes) -> None:
         """Answer one client frame."""
+        if conn.seat is not None and not table.holds(conn.seat, conn.token_hash):
+            # Whatever it asks, a socket that lost its seat gets nothing of it.
+            self._release(conn, table)
+            self.changed(table, header=True)
+            return
         if len(data) > MAX_CLIENT_FRAME:
             self._send(
                 conn,
@@ -337,7 +363,10 @@ class Hub:
             else:
                 self.changed(table, header=table.status == "finished")
         elif isinstance(msg, ResyncMessage):
-            self._send(conn, table.frame_json(conn.seat))
+            if table.dealt:
+                self._send(conn, table.frame_json(conn.seat))
+            else:
+                self._send(conn, TableFrame(table=table.info()).model_dump_json())
         elif isinstance(msg, PingMessage):
             self._send(conn, PongFrame().model_dump_json())
         else:

@@ -37,7 +37,7 @@ tables_t = sa.Table(
     sa.Column("variant", sa.String(40), nullable=False),
     sa.Column("players", sa.Integer, nullable=False),
     sa.Column("options", sa.JSON, nullable=False),
-    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=True),
     sa.Column("turn_timer", sa.Float, nullable=True),
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("rematch", sa.String(16), nullable=True),
@@ -65,7 +65,7 @@ events_t = sa.Table(
     sa.Column("action", sa.Text, nullable=False),
     sa.Column("action_id", sa.String(64), nullable=True),
     sa.Column("created", sa.Float, nullable=False),
-    sa.UniqueConstraint("code", "action_id", name="uq_rk_events_action_id"),
+    sa.UniqueConstraint("code", "seat", "action_id", name="uq_rk_events_seat_action_id"),
 )
 _INSERT_EVENT = events_t.insert()
 
@@ -83,14 +83,15 @@ class SeatRow:
 
 @dataclass(slots=True)
 class TableRow:
-    """A table's header."""
+    """A table's header.  ``seed`` is None until the deal: it is drawn when the last
+    seat is filled."""
 
     code: str
     name: str
     variant: str
     players: int
     options: dict[str, Any]
-    seed: int
+    seed: int | None
     turn_timer: float | None
     status: str
     seats: list[SeatRow]
@@ -152,16 +153,40 @@ class Store:
         """``sqlite`` or ``postgresql``."""
         return str(self.engine.dialect.name)
 
-    def migrate(self) -> None:
-        """Bring the schema to the newest migration (Alembic ``upgrade head``)."""
+    def migrate(self, revision: str = "head") -> None:
+        """Bring the schema up to ``revision`` (Alembic ``upgrade``; default the newest)."""
+        self._alembic("upgrade", revision)
+
+    def downgrade(self, revision: str) -> None:
+        """Take the schema back to ``revision`` (Alembic ``downgrade``)."""
+        self._alembic("downgrade", revision)
+
+    def _alembic(self, direction: str, revision: str) -> None:
         from alembic import command
         from alembic.config import Config
 
         config = Config()
         config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-        with self.engine.begin() as conn:
-            config.attributes["connection"] = conn
-            command.upgrade(config, "head")
+        sqlite = self.dialect == "sqlite"
+        with self.engine.connect() as conn:
+            if sqlite:
+                # SQLite changes a column by rebuilding its table (copy, drop, rename):
+                # its documented procedure runs with foreign keys off, checked after.
+                # The pragma is ignored inside a transaction, hence before begin().
+                conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+                conn.commit()
+            try:
+                with conn.begin():
+                    config.attributes["connection"] = conn
+                    getattr(command, direction)(config, revision)
+                    if sqlite:
+                        broken = conn.exec_driver_sql("PRAGMA foreign_key_check").all()
+                        if broken:
+                            raise RuntimeError(f"the migration broke foreign keys: {broken}")
+            finally:
+                if sqlite:
+                    conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+                    conn.commit()
 
     def close(self) -> None:
         """Release the connection pool."""
@@ -174,9 +199,14 @@ class Store:
 
     # ------------------------------------------------------------------ writes
 
-    def create_table(self, row: TableRow) -> None:
-        """Store a new table header with its seats."""
+    def create_table(self, row: TableRow, *, rematch_of: str | None = None) -> None:
+        """Store a new table header with its seats (and, in the same transaction, its
+        code as the rematch of the table ``rematch_of``)."""
         with self._tx() as conn:
+            if rematch_of is not None:
+                conn.execute(
+                    tables_t.update().where(tables_t.c.code == rematch_of).values(rematch=row.code)
+                )
             conn.execute(
                 tables_t.insert().values(
                     code=row.code,
@@ -207,14 +237,22 @@ class Store:
                 ],
             )
 
-    def update_seat(self, code: str, seat: SeatRow) -> None:
-        """Store a seat's new occupant."""
+    def update_seats(self, code: str, seats: Sequence[SeatRow], **header: Any) -> None:
+        """Store seats' new occupants and header fields (status, seed ...) in one
+        transaction: all of it is stored, or (an exception) none of it."""
         with self._tx() as conn:
-            conn.execute(
-                seats_t.update()
-                .where(seats_t.c.code == code, seats_t.c.seat == seat.seat)
-                .values(name=seat.name, kind=seat.kind, bot=seat.bot, token_hash=seat.token_hash)
-            )
+            for seat in seats:
+                done = conn.execute(
+                    seats_t.update()
+                    .where(seats_t.c.code == code, seats_t.c.seat == seat.seat)
+                    .values(
+                        name=seat.name, kind=seat.kind, bot=seat.bot, token_hash=seat.token_hash
+                    )
+                )
+                if done.rowcount != 1:
+                    raise RuntimeError(f"table {code} has no stored seat {seat.seat}")
+            if header:
+                conn.execute(tables_t.update().where(tables_t.c.code == code).values(**header))
 
     def update_table(self, code: str, **values: Any) -> None:
         """Change header fields (status, rematch, finished)."""
@@ -248,7 +286,7 @@ class Store:
             variant=table.variant,
             players=table.players,
             options=dict(table.options),
-            seed=int(table.seed),
+            seed=None if table.seed is None else int(table.seed),
             turn_timer=table.turn_timer,
             status=table.status,
             seats=[SeatRow(s.seat, s.name, s.kind, s.bot, s.token_hash) for s in seats],

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummykit.bots import BOTS, Bot, make_bot
-from rummykit.engine.actions import Action, ProposeSwap, parse_action
+from rummykit.engine.actions import Action, parse_action
 from rummykit.engine.errors import IllegalActionError
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.record import record_of
-from rummykit.engine.view import spectator_view, view
+from rummykit.engine.view import seat_legal_actions, spectator_view, view
 from rummykit.rules.options import OptionError
 from rummykit.rules.variant import UnknownVariantError, find_variant
 from rummykit.server.frames import hands_of, hints_for, state_frame
@@ -29,10 +29,12 @@ from rummykit.server.store import EventRow, SeatRow, Store, TableRow
 
 __all__ = [
     "CODE_ALPHABET",
+    "NAME_LIMIT",
     "Lobby",
     "ProtocolError",
     "Table",
     "build_frame",
+    "clean_name",
     "hash_token",
     "legal_notation",
 ]
@@ -42,6 +44,12 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 STANDIN_BOT = "greedy"
 """The bot that plays a vacant or absent human seat and expired turn timers."""
+NAME_LIMIT = 40
+"""Characters in a player's name ..."""
+TABLE_NAME_LIMIT = 80
+"""... and in a table's (variant titles are long)."""
+SEED_BITS = 62
+"""Deal seeds are 62-bit (they fit the store's signed 64-bit column)."""
 
 
 class ProtocolError(Exception):
@@ -58,8 +66,20 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _clean_name(name: str, fallback: str) -> str:
-    name = " ".join(name.split())[:40]
+def clean_name(name: str, fallback: str, what: str = "name", limit: int = NAME_LIMIT) -> str:
+    """``name`` with its spaces trimmed and runs of spaces made one (``fallback`` if
+    nothing is left); ``bad_name`` unless it is at most ``limit`` characters of
+    printable text."""
+    # isprintable() refuses every control and format character (NUL, escapes, line
+    # breaks, tabs, zero-width marks), lone surrogates and unassigned code points:
+    # what a database may refuse or a page may show as something else.
+    if not name.isprintable():
+        raise ProtocolError(
+            "bad_name", f"the {what} must be printable text (no control characters)"
+        )
+    name = " ".join(part for part in name.split(" ") if part)
+    if len(name) > limit:
+        raise ProtocolError("bad_name", f"the {what} is longer than {limit} characters")
     return name or fallback
 
 
@@ -72,13 +92,9 @@ class Applied:
 
 
 def legal_notation(game: Game, seat: int) -> list[str]:
-    """Legal actions of ``seat`` in notation (empty unless it is to move).
-
-    Double-swap proposals are left out: whether one is legal depends on the other
-    seat's rack, which this seat may not know (the action is still accepted)."""
-    if game.to_move != seat or game.is_over:
-        return []
-    return [str(a) for a in game.legal_actions() if not isinstance(a, ProposeSwap)]
+    """Legal actions of ``seat`` in notation (empty unless it is to move), as the seat
+    may know them (:func:`~rummykit.engine.view.seat_legal_actions`)."""
+    return [str(a) for a in seat_legal_actions(game, seat)]
 
 
 def build_frame(
@@ -100,27 +116,48 @@ def build_frame(
 
 
 class Table:
-    """One table: header, seats, the live game rebuilt from the event log."""
+    """One table: header, seats, the live game rebuilt from the event log.
 
-    def __init__(self, row: TableRow, events: Sequence[EventRow], store: Store | None) -> None:
+    There is no game until every seat is taken: the deal is made then, from a seed
+    drawn then (``seeds``, by default the operating system's randomness), so nothing
+    of it can be read by sitting at an open seat and leaving.  The stored seed and the
+    event log reproduce the game."""
+
+    def __init__(
+        self,
+        row: TableRow,
+        events: Sequence[EventRow],
+        store: Store | None,
+        *,
+        seeds: random.Random | None = None,
+        seed: int | None = None,
+    ) -> None:
         self.row = row
         self.store = store
-        self.game = Game(row.variant, row.players, row.options, seed=row.seed)
-        material = self.game.pieces.material
-        self.action_ids: dict[str, tuple[int, int]] = {}
-        for event in events:
-            # Replay: the log was verified when it was written, so any failure here is
-            # corruption and must stop the load rather than fork the game.
-            if event.seat != self.game.to_move:
-                raise RuntimeError(
-                    f"table {row.code}: event {event.seq} is for P{event.seat + 1}, "
-                    f"but P{self.game.to_move + 1} is to move"
-                )
-            self.game.apply(parse_action(event.action, material))
-            if event.action_id is not None:
-                self.action_ids[event.action_id] = (event.seat, event.seq)
-        if self.game.is_over and row.status != "finished":
-            self._set_status("finished")
+        self.seeds = seeds or random.SystemRandom()
+        self.next_seed = seed
+        """The seed the deal will use (tests); None: drawn from ``seeds`` at the deal."""
+        self.options = find_variant(row.variant).resolve(row.players, row.options)
+        self._game: Game | None = None
+        self.action_ids: dict[tuple[int, str], int] = {}
+        """(seat, client action id) → event number: ids are per seat."""
+        self._repair(events)
+        if row.seed is not None and row.status != "open":
+            game = self._game = Game(row.variant, row.players, row.options, seed=row.seed)
+            material = game.pieces.material
+            for event in events:
+                # Replay: the log was verified when it was written, so any failure here
+                # is corruption and must stop the load rather than fork the game.
+                if event.seat != game.to_move:
+                    raise RuntimeError(
+                        f"table {row.code}: event {event.seq} is for P{event.seat + 1}, "
+                        f"but P{game.to_move + 1} is to move"
+                    )
+                game.apply(parse_action(event.action, material))
+                if event.action_id is not None:
+                    self.action_ids[event.seat, event.action_id] = event.seq
+            if game.is_over and row.status != "finished":
+                self._set_status("finished")
         self.connections: dict[int, int] = {}
         """Open connections per seat (the hub keeps it)."""
         self.standin: set[int] = set()
@@ -141,9 +178,23 @@ class Table:
         return self.row.code
 
     @property
+    def dealt(self) -> bool:
+        """Whether the game exists (every seat was taken once)."""
+        return self._game is not None
+
+    @property
+    def game(self) -> Game:
+        """The live game; ``not_started`` before the deal."""
+        if self._game is None:
+            raise ProtocolError(
+                "not_started", "there is no deal yet: the game starts when every seat is taken"
+            )
+        return self._game
+
+    @property
     def event_id(self) -> int:
         """Events applied so far (also the ``state_id`` of the current state)."""
-        return len(self.game.log)
+        return 0 if self._game is None else len(self._game.log)
 
     @property
     def status(self) -> str:
@@ -157,8 +208,8 @@ class Table:
             code=self.code,
             name=self.row.name,
             variant=self.row.variant,
-            options=dict(self.game.options),
-            options_changed={k: self.game.options[k] for k in given if k in self.game.options},
+            options=dict(self.options),
+            options_changed={k: self.options[k] for k in given if k in self.options},
             players=self.row.players,
             seats=[
                 SeatInfo(
@@ -179,6 +230,13 @@ class Table:
             created=self.row.created,
         )
 
+    def holds(self, seat: int, token_hash: str | None) -> bool:
+        """Whether the token hashed to ``token_hash`` still holds ``seat``."""
+        held = self.row.seats[seat].token_hash
+        return (
+            held is not None and token_hash is not None and secrets.compare_digest(held, token_hash)
+        )
+
     def seat_of_token(self, token: str | None) -> int | None:
         """The seat ``token`` holds (None for no token); ``bad_token`` otherwise."""
         if token is None or token == "":
@@ -197,19 +255,68 @@ class Table:
             return True
         return self.row.status == "playing" and (kind == "open" or seat in self.standin)
 
-    def _save_seat(self, seat: SeatRow) -> None:
+    def _write(self, seats: Sequence[SeatRow], **header: Any) -> None:
+        """Store seats and header fields in one transaction; memory changes only after."""
         if self.store is not None:
-            self.store.update_seat(self.code, seat)
+            self.store.update_seats(self.code, seats, **header)
 
     def _set_status(self, status: str) -> None:
-        self.row.status = status
-        if status == "finished":
-            self.row.finished = self.row.finished or time.time()
+        finished = (self.row.finished or time.time()) if status == "finished" else None
         if self.store is not None:
-            self.store.update_table(self.code, status=status, finished=self.row.finished)
+            self.store.update_table(self.code, status=status, finished=finished)
+        self.row.status = status
+        self.row.finished = finished
+
+    def _repair(self, events: Sequence[EventRow]) -> None:
+        """Make a header loaded from the store consistent (a crash or an older server
+        may have left it half-written): a seat nobody holds is open, a table whose seats
+        are all taken is dealt, an open table has no seed.  Stored first, then kept.
+        A finished table is left as it is: nobody acts at it, and its record stays."""
+        if self.row.status == "finished":
+            return
+        fixed: list[SeatRow] = []
+        for s in self.row.seats:
+            if s.kind == "human" and s.token_hash is None:
+                fixed.append(SeatRow(s.seat))  # nobody can ever act for it
+            elif s.kind == "open" and (s.name or s.bot or s.token_hash):
+                fixed.append(SeatRow(s.seat))
+            elif s.kind == "bot" and (s.bot or "").lower() not in BOTS:
+                fixed.append(SeatRow(s.seat, s.name, "bot", STANDIN_BOT))
+            elif s.kind not in ("open", "human", "bot"):
+                fixed.append(SeatRow(s.seat))
+        seats = list(self.row.seats)
+        for f in fixed:
+            seats[f.seat] = f
+        header: dict[str, Any] = {}
+        if events:
+            if self.row.seed is None:
+                raise RuntimeError(f"table {self.code}: {len(events)} events but no seed")
+            if self.row.status == "open":
+                header["status"] = "playing"
+        else:
+            full = all(s.kind != "open" for s in seats)
+            if full and (self.row.status == "open" or self.row.seed is None):
+                # Every seat taken, but the start was never stored: deal now.
+                header = {"status": "playing", "seed": self._draw_seed()}
+            elif not full and self.row.status == "open" and self.row.seed is not None:
+                header["seed"] = None  # drawn before the deal by an older server
+            elif not full and self.row.status == "playing" and self.row.seed is None:
+                header["status"] = "open"  # started without a deal: wait for the seats
+        if not fixed and not header:
+            return
+        self._write(fixed, **header)
+        self.row.seats = seats
+        self.row.status = header.get("status", self.row.status)
+        self.row.seed = header.get("seed", self.row.seed)
+
+    def _draw_seed(self) -> int:
+        if self.next_seed is not None:
+            return self.next_seed
+        return self.seeds.getrandbits(SEED_BITS)
 
     def sit(self, name: str, seat: int | None = None) -> tuple[int, str]:
-        """Take ``seat`` (or the first open one); return it and its new secret token."""
+        """Take ``seat`` (or the first open one); return it and its new secret token.
+        Taking the last open seat of a table that has not started deals."""
         if self.row.status == "finished":
             raise ProtocolError("finished", "this game is over")
         open_seats = [s.seat for s in self.row.seats if s.kind == "open"]
@@ -221,26 +328,30 @@ class Table:
             raise ProtocolError("bad_seat", f"seat must be 0..{self.row.players - 1}")
         if seat not in open_seats:
             raise ProtocolError("seat_taken", f"seat {seat} is taken")
+        clean = clean_name(name, f"P{seat + 1}")
         token = secrets.token_urlsafe(24)
-        row = self.row.seats[seat]
-        row.name = _clean_name(name, f"P{seat + 1}")
-        row.kind = "human"
-        row.bot = None
-        row.token_hash = hash_token(token)
+        taken = SeatRow(seat, clean, "human", None, hash_token(token))
+        game: Game | None = None
+        header: dict[str, Any] = {}
+        if self.row.status == "open" and open_seats == [seat]:
+            seed = self._draw_seed()
+            game = Game(self.row.variant, self.row.players, self.row.options, seed=seed)
+            header = {"status": "playing", "seed": seed}
+        self._write([taken], **header)
+        self.row.seats[seat] = taken
         self.standin.discard(seat)
-        self._save_seat(row)
-        if self.row.status == "open" and all(s.kind != "open" for s in self.row.seats):
-            self._set_status("playing")
+        if game is not None:
+            self.row.status = "playing"
+            self.row.seed = game.seed
+            self._game = game
+            self._frames.clear()
         return seat, token
 
     def leave(self, seat: int) -> None:
         """Give ``seat`` up: it becomes open (during play a bot plays it meanwhile)."""
-        row = self.row.seats[seat]
-        row.name = ""
-        row.kind = "open"
-        row.token_hash = None
+        self._write([SeatRow(seat)])
+        self.row.seats[seat] = SeatRow(seat)
         self.standin.discard(seat)
-        self._save_seat(row)
 
     # ------------------------------------------------------------------ actions
 
@@ -249,12 +360,12 @@ class Table:
         return legal_notation(self.game, seat) if self.row.status == "playing" else []
 
     def submit(self, seat: int | None, action_id: str, state_id: int, text: str) -> Applied:
-        """Check and apply a client's action; raise :class:`ProtocolError` if rejected."""
-        known = self.action_ids.get(action_id)
+        """Check and apply a client's action; raise :class:`ProtocolError` if rejected.
+
+        Action ids are per seat: an id another seat used is as unknown as any other."""
+        known = None if seat is None else self.action_ids.get((seat, action_id))
         if known is not None:
-            if known[0] != seat:
-                raise ProtocolError("malformed", "this action id was used by another seat")
-            return Applied(known[1], duplicate=True)
+            return Applied(known, duplicate=True)
         if seat is None:
             raise ProtocolError("spectator", "spectators cannot play; join a seat first")
         if self.row.status == "open":
@@ -289,7 +400,7 @@ class Table:
             # A crash before this line is repaired on load (the log says the game is over).
             self._set_status("finished")
         if action_id is not None:
-            self.action_ids[action_id] = (seat, seq)
+            self.action_ids[seat, action_id] = seq
         self._frames.clear()
         return seq
 
@@ -310,14 +421,15 @@ class Table:
             # "expert-easy", and a bot remade on every action forgets its turn plan.
             made = self.bots[seat] = (name, make_bot(name))
         bot = made[1]
-        legal = self.game.legal_actions()
+        legal = seat_legal_actions(self.game, seat)
         action = bot.choose(view(self.game, seat), legal, self.rng)
         return self._commit(seat, action, None)
 
     # ------------------------------------------------------------------ frames
 
     def frame(self, seat: int | None) -> StateFrame:
-        """The state frame for ``seat`` (None: a spectator), built from views only."""
+        """The state frame for ``seat`` (None: a spectator), built from views only;
+        ``not_started`` before the deal (there is no game to show)."""
         return build_frame(
             self.game, seat, playing=self.row.status == "playing", deadline=self.deadline
         )
@@ -334,9 +446,9 @@ class Table:
 
     def hints(self, seat: int) -> list[dict[str, Any]]:
         """Hints for ``seat`` from its view (empty unless it is to move)."""
-        if self.game.to_move != seat or self.row.status != "playing":
+        if self.row.status != "playing" or self.game.to_move != seat:
             return []
-        return hints_for(view(self.game, seat), set(legal_notation(self.game, seat)))
+        return hints_for(view(self.game, seat), legal_notation(self.game, seat))
 
     def record(self) -> dict[str, Any]:
         """The game record (``rummykit.engine.record``) — for finished games only."""
@@ -351,8 +463,10 @@ class Table:
 class Lobby:
     """Every table of one store: creation, lookup, seats, rematches."""
 
-    def __init__(self, store: Store | None) -> None:
+    def __init__(self, store: Store | None, *, seeds: random.Random | None = None) -> None:
         self.store = store
+        self.seeds = seeds or random.SystemRandom()
+        """Where deal seeds come from (the operating system's randomness; tests inject)."""
         self.tables: dict[str, Table] = {}
         if store is not None:
             for code in store.active_codes():
@@ -366,7 +480,7 @@ class Lobby:
         loaded = self.store.load_table(code)
         if loaded is None:
             return None
-        table = Table(loaded[0], loaded[1], self.store)
+        table = Table(loaded[0], loaded[1], self.store, seeds=self.seeds)
         self.tables[code] = table
         return table
 
@@ -401,11 +515,17 @@ class Lobby:
         turn_timer: float | None = None,
         seed: int | None = None,
         sit_creator: bool = True,
+        rematch_of: Table | None = None,
     ) -> tuple[Table, int | None, str | None]:
         """A new table; the creator takes the first seat that is not a bot.
 
         Returns the table, the creator's seat and token (None, None when every seat
-        is a bot: the creator watches)."""
+        is a bot: the creator watches).  ``seed`` fixes the deal's seed (tests); by
+        default it is drawn when the last seat is filled."""
+        # Names are checked before anything is stored: a refused name creates nothing.
+        if sit_creator:
+            clean_name(name, "")
+        title = clean_name(table_name, "", "table name", TABLE_NAME_LIMIT)
         try:
             v = find_variant(variant)
             n = v.default_players if players is None else players
@@ -428,22 +548,26 @@ class Lobby:
             else SeatRow(s)
             for s in range(n)
         ]
+        full = all(s.kind != "open" for s in seats)
         row = TableRow(
             code=self._new_code(),
-            name=_clean_name(table_name, f"{v.title}"),
+            name=title or v.title,
             variant=v.name,
             players=n,
             options=given,
-            seed=secrets.randbelow(2**62) if seed is None else seed,
+            # Only a table of bots is dealt now: nobody can sit at it.
+            seed=(self.seeds.getrandbits(SEED_BITS) if seed is None else seed) if full else None,
             turn_timer=turn_timer,
-            status="open" if any(s.kind == "open" for s in seats) else "playing",
+            status="playing" if full else "open",
             seats=seats,
         )
         if self.store is not None:
-            self.store.create_table(row)
-        table = Table(row, (), self.store)
+            self.store.create_table(row, rematch_of=None if rematch_of is None else rematch_of.code)
+        if rematch_of is not None:
+            rematch_of.row.rematch = row.code
+        table = Table(row, (), self.store, seeds=self.seeds, seed=seed)
         self.tables[row.code] = table
-        if row.status == "playing" or not sit_creator:
+        if full or not sit_creator:
             return table, None, None
         seat, token = table.sit(name)
         return table, seat, token
@@ -455,7 +579,7 @@ class Lobby:
             raise ProtocolError("not_finished", "a rematch starts when the game is over")
         if table.row.rematch is None:
             bots = {s.seat: s.bot for s in table.row.seats if s.kind == "bot" and s.bot}
-            new, _, _ = self.create(
+            self.create(
                 variant=table.row.variant,
                 players=table.row.players,
                 options=table.row.options,
@@ -464,14 +588,12 @@ class Lobby:
                 table_name=table.row.name,
                 turn_timer=table.row.turn_timer,
                 sit_creator=False,
+                rematch_of=table,
             )
-            table.row.rematch = new.code
-            if self.store is not None:
-                self.store.update_table(table.code, rematch=new.code)
+        assert table.row.rematch is not None
         new = self.get(table.row.rematch)
-        name = table.row.seats[seat].name
-        want = seat if new.row.seats[seat].kind == "open" else None
-        got, token = new.sit(name, want)
+        # Each seat claims its own seat only: a second claim is ``seat_taken``.
+        got, token = new.sit(table.row.seats[seat].name, seat)
         return new, got, token
 
     def open_tables(self) -> list[Table]:

@@ -13,8 +13,10 @@ Table objectives:
 
 * :func:`table_moves` — every legal attachment and joker exchange for a seat's
   rack, from its :class:`~rummykit.engine.view.SeatView` (the engine decides);
-* :func:`hints` — for the seat to move in a game: best laydown, attachments,
-  exchanges and a discard, each with a one-line reason.
+* :func:`hints` — for the seat to move in a game (:func:`advise` from a seat's view
+  and legal actions): draw or take, best laydown toward the opening, attachments,
+  exchanges, a closing move and a discard with any announcement then due, each
+  with a one-line reason; :func:`penalty_warning` names the penalty a move incurs.
 
 The exact core under the deadwood objective, usable below the solver layer, is
 :func:`rummykit.model.arrange.min_deadwood`.
@@ -27,7 +29,7 @@ joker declared.
 from rummykit.solver.contract import ContractAnswer, best_contract
 from rummykit.solver.deadwood import Deadwood, least_deadwood
 from rummykit.solver.goals import BUILTIN_GOALS, goal_names, meld_notation, solve_goal
-from rummykit.solver.hints import Hint, hints, hints_json
+from rummykit.solver.hints import Hint, advise, hints, hints_json, penalty_warning
 from rummykit.solver.opening import Laydown, best_laydown, best_opening, opening_requirement
 from rummykit.solver.table import TableMoves, table_moves
 
@@ -38,6 +40,7 @@ __all__ = [
     "Hint",
     "Laydown",
     "TableMoves",
+    "advise",
     "best_contract",
     "best_laydown",
     "best_opening",
@@ -47,6 +50,7 @@ __all__ = [
     "least_deadwood",
     "meld_notation",
     "opening_requirement",
+    "penalty_warning",
     "solve_goal",
     "table_moves",
 ]

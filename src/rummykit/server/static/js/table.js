@@ -166,8 +166,15 @@ function send(frame) {
   return true;
 }
 
-function sendAction(text) {
+function sendAction(text, confirmed = false) {
   if (S.replay) return false;
+  if (!confirmed) {
+    const warning = penaltyWarning(text);
+    if (warning) {
+      askToConfirm(warning, text);
+      return false;
+    }
+  }
   showMessage("");
   const id = newActionId();
   return send({ type: "action", action_id: id, state_id: S.stateId, action: text });
@@ -196,9 +203,13 @@ function onFrame(frame) {
       S.deadline = frame.deadline ?? null;
       if (frame.table) S.table = frame.table;
       if (frame.seats && S.table) S.table.seats = frame.seats;
+      // Hints shown a moment ago follow the turn as it goes on (a laydown step, an
+      // announcement): ask again rather than leave stale advice on screen.
+      const hadHints = S.hints.length > 0;
       S.hints = [];
       if (S.seat !== null) reconcileRack(S.view.rack || []);
       render();
+      if (hadHints && myTurn()) send({ type: "hint" });
       break;
     case "table":
     case "seats":
@@ -483,8 +494,9 @@ function renderControls() {
   const extra = $("extra-actions");
   extra.replaceChildren();
   const shown = new Set(["draw", "take", "meld", "attach", "exchange", "discard"]);
-  const offers = [...S.legal, ...swapOffers(sel)];
-  for (const text of offers) {
+  // Swap offers (RULES §9.4) are listed like any other action: the server lists
+  // exactly what this seat may know to be legal.
+  for (const text of S.legal) {
     const a = parseAction(text);
     if (shown.has(a.verb)) continue;
     const button = el("button", "action legal", describe(text, seatName));
@@ -492,19 +504,6 @@ function renderControls() {
     button.addEventListener("click", () => sendAction(text));
     extra.append(button);
   }
-}
-
-/** Offering one tile of a double (RULES §9.4): the server does not list these, since
- *  their legality depends on the other seat's rack; offer them for a selected double. */
-function swapOffers(sel) {
-  const v = S.view;
-  if (!v || v.phase !== "preplay" || !myTurn() || !v.options.doubles_swap_enabled) return [];
-  if (sel.length !== 1 || S.order.filter((f) => f === sel[0]).length < 2) return [];
-  const out = [];
-  for (let seat = 0; seat < v.players; seat += 1) {
-    if (seat !== S.seat) out.push(`swap ${sel[0]} P${seat + 1}`);
-  }
-  return out;
 }
 
 function renderLog() {
@@ -659,6 +658,37 @@ function renderHints() {
     li.append(el("span", "reason", hint.reason));
     box.append(li);
   }
+}
+
+/** The penalty the rules set for ``text`` now (RULES §9.11 "three", §6.8 a failed
+ *  "Remi!" call, §9.13 play on the board), as a message, or null.  The same cases as
+ *  ``rummykit.solver.hints.penalty_warning``, read from this seat's view and legal list. */
+function penaltyWarning(text) {
+  if (!S.view || S.view.to_move !== S.seat) return null;
+  const options = S.view.options || {};
+  const [verb, rest] = [text.split(" ")[0], text.split(" ").slice(1)];
+  if (verb === "discard" && S.legal.includes("three")) {
+    // "three" is legal only while it is unannounced and at most 4 tiles are held.
+    const left = (S.view.rack || []).length - 1;
+    if (left >= 1 && left <= 3) {
+      return t("warning.three", { left, penalty: Math.abs(options.three_tile_penalty ?? 500) });
+    }
+  }
+  if (verb === "remi" && rest.length === 0) {
+    return t("warning.call", { penalty: options.caller_failure_penalty ?? -20 });
+  }
+  if (verb === "board") {
+    return t("warning.board", { penalty: Math.abs(options.unopened_penalty ?? 100) });
+  }
+  return null;
+}
+
+function askToConfirm(message, text) {
+  $("warning-text").textContent = message;
+  const dialog = $("warning");
+  dialog.dataset.action = text;
+  dialog.hidden = false;
+  $("warning-cancel").focus();
 }
 
 // ------------------------------------------------------------------ playing
@@ -852,6 +882,12 @@ function wire() {
     S.summaryDismissed = S.summaryKey;
   });
   $("chooser-cancel").addEventListener("click", () => { $("chooser").hidden = true; });
+  $("warning-cancel").addEventListener("click", () => { $("warning").hidden = true; });
+  $("warning-confirm").addEventListener("click", () => {
+    const dialog = $("warning");
+    dialog.hidden = true;
+    sendAction(dialog.dataset.action, true);
+  });
   $("sit").addEventListener("click", sitDown);
   $("leave").addEventListener("click", leave);
   $("btn-rematch").addEventListener("click", rematch);
