@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
@@ -9,7 +12,7 @@ from pettingzoo.test import api_test, seed_test
 from rummykit import rl
 from rummykit.engine import IllegalActionError, Phase
 from rummykit.rl.conformance import variant_tables
-from rummykit.rules import OptionError
+from rummykit.rules import OptionError, all_variants
 
 TABLES = variant_tables()
 
@@ -92,7 +95,7 @@ def test_agents_are_engine_seats() -> None:
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
     assert env.agent_selection == f"player_{env.game.to_move}"
     assert env.action_space("player_1").n == 20982
-    assert env.observation_space("player_2")["observation"].shape == (1164,)
+    assert env.observation_space("player_2")["observation"].shape == (2224,)  # version 2
     assert str(env) == "rummykit_remi_ro_v0"
 
 
@@ -162,7 +165,7 @@ def test_options_are_validated_by_the_variant() -> None:
     with pytest.raises(OptionError, match="max_steps_per_deal"):
         rl.env("remi_ro", 4, max_steps_per_deal=0)
     with pytest.raises(ValueError, match="render_mode"):
-        rl.env("remi_ro", 4, render_mode="rgb_array")
+        rl.env("remi_ro", 4, render_mode="svg")
     env = rl.raw_env("remi", 2, opening_min_points=30)
     assert env.game.options["opening_min_points"] == 30
 
@@ -228,3 +231,29 @@ def test_penalty_points_are_negative_rewards() -> None:
     scores = env.game.results[0].scores
     assert any(scores)
     assert [final["player_0"], final["player_1"]] == [-s for s in scores]
+
+
+@pytest.mark.parametrize("variant", [v.name for v in all_variants()])
+def test_a_pickled_or_copied_env_plays_on_as_the_original(variant: str) -> None:
+    """Mid-episode copies (pickle and deepcopy) give the same observations, masks and
+    rewards for the same actions, through PettingZoo's wrappers."""
+    env = rl.env(variant)
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _agent in env.agent_iter(30):
+        obs, _r, terminated, truncated, _i = env.last()
+        legal = np.flatnonzero(obs["action_mask"].view(np.bool_))
+        env.step(None if terminated or truncated else int(legal[rng.integers(len(legal))]))
+    twins = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+    for _agent in env.agent_iter(40):
+        obs, reward, terminated, truncated, _i = env.last()
+        for twin in twins:
+            other = twin.last()
+            assert twin.agent_selection == env.agent_selection
+            assert (other[0]["observation"] == obs["observation"]).all()
+            assert (other[0]["action_mask"] == obs["action_mask"]).all()
+            assert other[1:4] == (reward, terminated, truncated)
+        legal = np.flatnonzero(obs["action_mask"].view(np.bool_))
+        action = None if terminated or truncated else int(legal[rng.integers(len(legal))])
+        for e in (env, *twins):
+            e.step(action)

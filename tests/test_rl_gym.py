@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import gymnasium
 import numpy as np
 import pytest
@@ -118,3 +121,77 @@ def test_bots_choose_the_same_without_the_history_text() -> None:
         runs.append(_episode(env, seed=4))
         runs.append([str(a) for _, a in env.game.log])
     assert runs[0] == runs[2] and runs[1] == runs[3]
+
+
+@pytest.mark.parametrize("variant", [v.name for v in all_variants()])
+def test_a_pickled_or_copied_env_plays_on_as_the_original(variant: str) -> None:
+    env = gymnasium.make(rl.gymnasium_id(variant), opponents="greedy")
+    obs, _info = env.reset(seed=8)
+    rng = np.random.default_rng(8)
+    envs = [env]
+    for step in range(40):
+        if step == 0:  # vienna with greedy bots can end within two learner steps
+            envs += [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+        legal = np.flatnonzero(obs["action_mask"].view(np.bool_))
+        action = int(legal[rng.integers(len(legal))])
+        outcomes = [e.step(action) for e in envs]
+        obs = outcomes[0][0]
+        for other in outcomes[1:]:
+            assert (other[0]["observation"] == obs["observation"]).all()
+            assert other[1:4] == outcomes[0][1:4]
+        if outcomes[0][2] or outcomes[0][3]:
+            break
+    assert len(envs) == 3
+
+
+def test_a_gymnasium_vector_env_steps_with_masks() -> None:
+    envs = gymnasium.make_vec("rummykit/remi_ro-v0", num_envs=2, vectorization_mode="sync")
+    obs, _info = envs.reset(seed=3)
+    assert obs["observation"].shape[0] == 2 and obs["action_mask"].shape[0] == 2
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(400):
+        actions = [
+            int(rng.choice(np.flatnonzero(mask))) if mask.any() else 0
+            for mask in obs["action_mask"]
+        ]
+        obs, rewards, terminated, truncated, _info = envs.step(np.array(actions))
+        ended += int(terminated.sum() + truncated.sum())
+        assert rewards.shape == (2,)
+        if ended >= 2:
+            break
+    assert ended >= 1  # a deal finished and the vector env reset it
+    envs.close()
+
+
+def test_the_mask_can_stay_out_of_the_observation() -> None:
+    """sb3-contrib's MaskablePPO reads the mask from action_masks(), so the network's
+    input can be the bare vector."""
+    bare = gymnasium.make("rummykit/remi_ro-v0", mask_in_observation=False)
+    full = gymnasium.make("rummykit/remi_ro-v0")
+    assert isinstance(bare.observation_space, gymnasium.spaces.Box)
+    obs, _ = bare.reset(seed=4)
+    reference, _ = full.reset(seed=4)
+    assert isinstance(obs, np.ndarray) and bare.observation_space.contains(obs)
+    np.testing.assert_array_equal(obs, reference["observation"])
+    np.testing.assert_array_equal(
+        bare.unwrapped.action_masks(), reference["action_mask"].astype(bool)
+    )
+    check_env(
+        gymnasium.make(
+            "rummykit/remi_ro-v0", mask_in_observation=False, illegal_action="random"
+        ).unwrapped
+    )
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("continental", 4), ("vienna", 8)])
+def test_reset_never_returns_a_finished_episode(variant: str, seed: int) -> None:
+    """With these seeds a random bot ends the deal before the learner's first move (a
+    dealt Continental layout, RULES §7.6; a Vienna call, §6.6): reset deals again, so the
+    learner always has a legal action (an all-zero mask breaks masked learners)."""
+    env = rl.RummyGymEnv(variant, None, opponents="random", match_deals=1)
+    obs, info = env.reset(seed=seed)
+    assert obs["action_mask"].any() and not env.table.is_over
+    assert len(info["skipped_deals"]) >= 1
+    again, _ = env.reset(seed=seed)
+    np.testing.assert_array_equal(again["observation"], obs["observation"])

@@ -49,8 +49,16 @@ def test_seat_view_is_the_view_without_history(variant: str, players: int) -> No
 @pytest.mark.parametrize(("variant", "players"), TABLES)
 def test_observations_fit_their_space(variant: str, players: int) -> None:
     table = Table(variant, players, {})
-    for game in _random_states(variant, players, seed=10 + players, steps=600)[::5]:
-        table.game = game
+    table.new_game(10 + players)
+    game = table.game
+    rng = random.Random(10 + players)
+    for step in range(600):
+        if table.is_over:
+            break
+        legal = sorted(table.legal())
+        table.play(legal[rng.randrange(len(legal))])
+        if step % 5:
+            continue
         for seat in range(players):
             obs = table.observation(seat)
             assert obs.dtype == np.float32 and obs.shape == (table.encoder.size,)
@@ -73,7 +81,9 @@ def test_blocks_tile_the_vector() -> None:
     for block in encoder.blocks:
         assert block.start == position and block.size > 0 and block.doc
         position = block.stop
-    assert position == encoder.size == 1164
+    # Version 2: the 1,164 values of version 1, then five memory blocks of S x K.
+    assert position == encoder.size == 1164 + 5 * 4 * 53
+    assert encoder.block("known").start == 1164
     assert encoder.block("seats").size == 4 * len(encoder.SEAT)
     assert encoder.block("scalars").size == len(encoder.SCALARS)
     with pytest.raises(KeyError):
@@ -124,7 +134,8 @@ def _twins(variant: str, players: int, seed: int, seat: int) -> tuple[Game, Game
 
 @pytest.mark.parametrize(("variant", "players"), TABLES)
 def test_observations_ignore_hidden_pieces(variant: str, players: int) -> None:
-    table = Table(variant, players, {})
+    # One table per twin: each keeps its game's public memory in step with it.
+    table_a, table_b = Table(variant, players, {}), Table(variant, players, {})
     compared = 0
     # At least 6 deals; more where random deals are short (a Vienna call can end one at
     # any turn), until the comparison has run deep enough.
@@ -133,6 +144,7 @@ def test_observations_ignore_hidden_pieces(variant: str, players: int) -> None:
             break
         seat = seed % players
         a, b, first, second = _twins(variant, players, seed, seat)
+        table_a.game, table_b.game = a, b
         assert [sorted(map(str, a.rack_faces(s))) for s in range(players)] != [
             sorted(map(str, b.rack_faces(s))) for s in range(players)
         ] or a.stock != b.stock
@@ -143,10 +155,8 @@ def test_observations_ignore_hidden_pieces(variant: str, players: int) -> None:
                 break
             if {first, second} & (_visible(a, seat) | _visible(b, seat)):
                 break  # a swapped piece is now in sight of the seat
-            table.game = a
-            obs_a, mask_a = table.observation(seat), table.action_mask(seat)
-            table.game = b
-            obs_b, mask_b = table.observation(seat), table.action_mask(seat)
+            obs_a, mask_a = table_a.observation(seat), table_a.action_mask(seat)
+            obs_b, mask_b = table_b.observation(seat), table_b.action_mask(seat)
             np.testing.assert_array_equal(obs_a, obs_b)
             if a.to_move == seat:
                 np.testing.assert_array_equal(mask_a, mask_b)
@@ -198,4 +208,5 @@ def test_a_laid_run_fills_its_formation_slot() -> None:
         np.testing.assert_allclose(row, expected, rtol=1e-6)
         laid = table.observation(seat)[encoder.block("table").start]
         assert laid == 1.0  # both R1 copies are on the table
-    assert not table.observation(0)[m1 + 19 :].any()  # no other formation
+    stop = encoder.block("formations").stop
+    assert not table.observation(0)[m1 + 19 : stop].any()  # no other formation

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 from rummykit.engine.actions import (
@@ -2063,6 +2064,22 @@ class Game:
         new._legal_cache = None
         new._slots_by_formation = {}
         return new
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Pickle and deepcopy: the resolved options travel as a plain dict (a mappingproxy
+        # cannot be pickled); caches are left out: the legal-action cache holds object
+        # ids, and the meld cache is shared by every game of the variant in a process.
+        state = self.__dict__.copy()
+        state["options"] = dict(self.options)
+        del state["_melds_by_rack"]
+        state["_legal_cache"] = None
+        state["_slots_by_formation"] = {}
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.options = MappingProxyType(state["options"])
+        self._melds_by_rack = _MELDS_BY_RACK.setdefault((self.variant.name, self.rules), {})
 
     _VERIFY: Mapping[type, Any] = {
         AnnounceAtu: _verify_atu,

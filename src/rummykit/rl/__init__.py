@@ -33,32 +33,46 @@ from rummykit.rl.actions import ActionBlock, ActionCodec, UnencodableActionError
 from rummykit.rl.aec import RummyEnv, agent_name, env, raw_env
 from rummykit.rl.core import (
     DEFAULT_MAX_STEPS_PER_DEAL,
+    EPISODE_RECYCLE_LIMIT,
     REWARD_MODES,
     InvalidActionError,
     RewardMode,
     Table,
+    episode_options,
     is_match_option,
     observation_encoder,
 )
 from rummykit.rl.gym_env import RummyGymEnv, gymnasium_id, register_gymnasium_envs
-from rummykit.rl.observation import ObservationBlock, ObservationEncoder, seat_view
+from rummykit.rl.memory import PublicMemory
+from rummykit.rl.observation import (
+    OBSERVATION_VERSION,
+    ObservationBlock,
+    ObservationEncoder,
+    seat_view,
+)
+from rummykit.rl.opponents import SelfPlayPool
 
 __all__ = [
     "DEFAULT_MAX_STEPS_PER_DEAL",
+    "EPISODE_RECYCLE_LIMIT",
+    "OBSERVATION_VERSION",
     "REWARD_MODES",
     "ActionBlock",
     "ActionCodec",
     "InvalidActionError",
     "ObservationBlock",
     "ObservationEncoder",
+    "PublicMemory",
     "RewardMode",
     "RummyEnv",
     "RummyGymEnv",
+    "SelfPlayPool",
     "Table",
     "UnencodableActionError",
     "action_codec",
     "agent_name",
     "env",
+    "episode_options",
     "gymnasium_id",
     "is_match_option",
     "observation_encoder",

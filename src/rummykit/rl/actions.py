@@ -43,6 +43,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, cycle
+from typing import Any
 
 from rummykit.engine.actions import (
     AcceptSwap,
@@ -149,8 +150,20 @@ class ActionCodec:
     :func:`action_codec`, which caches one codec per variant and piece set.
     """
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A codec is a fixed table (romme: 141,050 entries): pickles carry its variant
+        # and pieces and get the receiving process's cached codec.
+        return (action_codec, self._key)
+
+    def __copy__(self) -> ActionCodec:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ActionCodec:
+        return self  # immutable once built: copies of an environment share it
+
     def __init__(self, variant: Variant, pieces: PieceSet) -> None:
         self.variant_name = variant.name
+        self._key = (variant, pieces)
         self.material: Material = pieces.material
         self.piece_count = len(pieces)
         # Every formation holds at least min_size pieces, so no more than this many

@@ -22,7 +22,8 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from rummykit.engine import Game
 from rummykit.rl.core import DEFAULT_MAX_STEPS_PER_DEAL, RewardMode, Table
-from rummykit.rl.render import render_text
+from rummykit.rl.observation import OBSERVATION_VERSION
+from rummykit.rl.render import RgbCanvas, render_rgb, render_text
 from rummykit.rules.variant import Variant
 
 __all__ = ["RummyEnv", "agent_name", "env", "observation_space", "raw_env"]
@@ -59,16 +60,18 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         Agent actions allowed in one deal; reaching it truncates the episode for
         every agent with no reward for the unfinished deal (default 5,000).
     ``render_mode``
-        ``None``, ``"human"`` (print) or ``"ansi"`` (return text): what the seat
-        to move sees.
+        ``None``, ``"human"`` (print), ``"ansi"`` (return text) or
+        ``"rgb_array"`` (an ``H x W x 3`` ``uint8`` picture): what the seat to
+        move sees.
     """
 
     # An instance attribute, as in AECEnv; each instance names its variant.
     metadata: dict[str, Any] = {  # noqa: RUF012
-        "render_modes": ["human", "ansi"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "render_fps": 4,
         "name": "rummykit_v0",
         "is_parallelizable": False,
+        "observation_version": OBSERVATION_VERSION,
     }
 
     def __init__(
@@ -96,6 +99,9 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             max_steps_per_deal=max_steps_per_deal,
         )
         self.render_mode = render_mode
+        self._canvas = RgbCanvas(
+            self.table.players, self.table.encoder.piece_count, self.table.encoder.max_formations
+        )
         self.metadata = {**self.metadata, "name": f"rummykit_{self.table.variant.name}_v0"}
         self.possible_agents: list[str] = [agent_name(s) for s in range(self.table.players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
@@ -190,10 +196,13 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """Text of what the seat to move sees (``"ansi"``), or print it (``"human"``)."""
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """What the seat to move sees: text (``"ansi"``), printed (``"human"``) or an
+        ``H x W x 3`` ``uint8`` picture (``"rgb_array"``)."""
         if self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            return render_rgb(self._canvas, self.table.game, self.table.to_move)
         text = render_text(self.table.game, self.table.to_move)
         if self.render_mode == "ansi":
             return text

@@ -20,6 +20,7 @@ from rummykit.engine import DealResult, Game, IllegalActionError, Phase, seat_le
 from rummykit.engine.actions import Action, NextDeal
 from rummykit.model.pieces import PieceSet
 from rummykit.rl.actions import ActionCodec, action_codec
+from rummykit.rl.memory import PublicMemory
 from rummykit.rl.observation import ObservationEncoder, seat_view
 from rummykit.rules.options import OptionError
 from rummykit.rules.variant import Variant, find_variant
@@ -47,6 +48,25 @@ def is_match_option(name: str) -> bool:
     ``match_loss_threshold``, ``target_score``, ...): passing any of them makes an
     episode the whole match, ended by the variant's rules; otherwise it is one deal."""
     return name.startswith("match_") or name == "target_score"
+
+
+EPISODE_RECYCLE_LIMIT = 3
+"""``max_stock_recycles`` the environments pass when the caller gives none (RULES §2.4/
+A-05: after this many recycles an empty stock voids the deal).  Without a limit a card
+deal in which nobody can go out turns its discard pile over forever (random Continental
+play rarely forms a whole-hand layout); pass ``max_stock_recycles=None`` for the
+unlimited rule.  See docs/rl.md, "Episode length"."""
+
+
+def episode_options(variant: Variant, options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` plus the environments' recycle limit where the variant has the option
+    and the caller did not set it (a documented rule option, never a hidden change)."""
+    given = dict(options)
+    if "max_stock_recycles" not in given and any(
+        spec.name == "max_stock_recycles" for spec in variant.options
+    ):
+        given["max_stock_recycles"] = EPISODE_RECYCLE_LIMIT
+    return given
 
 
 DEFAULT_MAX_STEPS_PER_DEAL = 5_000
@@ -87,7 +107,8 @@ class Table:
 
     ``options`` are the variant's options, validated by the variant (an unknown
     name or a bad value raises :class:`~rummykit.rules.OptionError`) and passed
-    to the engine unchanged.  An episode is one deal unless ``options`` sets the
+    to the engine, with :func:`episode_options`' recycle limit where none is given.
+    An episode is one deal unless ``options`` sets the
     match's length (:func:`is_match_option`); then it is the whole match.
     """
 
@@ -103,7 +124,7 @@ class Table:
     ) -> None:
         self.variant = find_variant(variant) if isinstance(variant, str) else variant
         self.players = self.variant.default_players if players is None else int(players)
-        given = dict(options)
+        given = episode_options(self.variant, options)
         self.options: dict[str, Any] = given
         resolved = self.variant.resolve(self.players, given)  # raises OptionError
         self.whole_match = any(is_match_option(name) for name in given)
@@ -119,6 +140,9 @@ class Table:
         self.codec: ActionCodec = action_codec(self.variant, pieces)
         self.encoder: ObservationEncoder = observation_encoder(self.variant, pieces)
         self.game: Game = Game(self.variant, self.players, given, seed=0)
+        self.memory = PublicMemory(self.game)
+        """The public record of the current deal (observations read it); kept in step
+        with ``game`` by :meth:`play` and, for a game set from outside, by replay."""
         # Penalty variants (lowest total wins) count a deal's points against a seat.
         self.reward_sign = -1.0 if self.game.play.match_winner == "lowest" else 1.0
         self.steps_in_deal = 0
@@ -170,8 +194,9 @@ class Table:
         return mask
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
-        """The observation vector of ``seat``: built from its view only."""
-        return self.encoder.encode(seat_view(self.game, seat))
+        """The observation vector of ``seat``: built from its view and the public memory."""
+        self.memory.sync(self.game)
+        return self.encoder.encode(seat_view(self.game, seat), self.memory)
 
     def play(self, action: Any) -> StepOutcome:
         """Apply action number ``action`` for the seat to move.
@@ -187,6 +212,7 @@ class Table:
         game = self.game
         deals = len(game.results)
         game.apply(chosen)
+        self.memory.sync(game)
         self.steps_in_deal += 1
         deal = game.results[-1] if len(game.results) > deals else None
         if deal is not None:
@@ -196,6 +222,7 @@ class Table:
             elif game.phase is Phase.DEAL_END:
                 # Starting the next deal is no one's decision: the environment plays it.
                 game.apply(NextDeal())
+                self.memory.sync(game)
         elif self.steps_in_deal >= self.max_steps_per_deal:
             self.truncated = True
         return StepOutcome(deal, self.finished, self.truncated)

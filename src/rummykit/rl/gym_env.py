@@ -1,8 +1,10 @@
 """A Gymnasium single-agent environment: one learner against rummykit bots.
 
-The learner plays one seat; the other seats are played by bots from
-:func:`rummykit.bots.make_bot` (``"random"``, ``"greedy"``), each given its
-seat's view and the legal actions, as in :func:`rummykit.bots.play_turn`.
+The learner plays one seat; the other seats are played by opponents
+(:mod:`rummykit.rl.opponents`): bots from :func:`rummykit.bots.make_bot`
+(``"random"``, ``"greedy"``), each given its seat's view and the legal actions as
+in :func:`rummykit.bots.play_turn`, callables ``view -> action``, or policies
+drawn from a :class:`~rummykit.rl.opponents.SelfPlayPool`.
 ``step`` applies the learner's action, then lets the bots play until the
 learner is to move again or the episode ends.  Observations and action
 numbers are those of the PettingZoo environment (``docs/rl.md``).
@@ -23,12 +25,12 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from rummykit.bots import Bot, make_bot
 from rummykit.engine import Game, view
-from rummykit.rl.aec import Observation, observation_space
+from rummykit.rl.aec import observation_space
 from rummykit.rl.core import DEFAULT_MAX_STEPS_PER_DEAL, RewardMode, StepOutcome, Table
-from rummykit.rl.observation import seat_view
-from rummykit.rl.render import render_text
+from rummykit.rl.observation import OBSERVATION_VERSION, seat_view
+from rummykit.rl.opponents import Opponent, OpponentSpec
+from rummykit.rl.render import RgbCanvas, render_rgb, render_text
 from rummykit.rules.options import OptionError
 from rummykit.rules.variant import Variant, all_variants
 
@@ -37,16 +39,25 @@ __all__ = ["IllegalActionMode", "RummyGymEnv", "gymnasium_id", "register_gymnasi
 IllegalActionMode = Literal["raise", "random"]
 
 
+_MAX_SKIPPED_DEALS = 100
+"""Deals in a row that may end before the learner's first move before reset gives up."""
+
+
 def gymnasium_id(variant: str) -> str:
     """The Gymnasium id of ``variant``'s environment: ``rummykit/<name>-v0``."""
     return f"rummykit/{variant}-v0"
 
 
-class RummyGymEnv(gymnasium.Env[Observation, np.int64]):
+class RummyGymEnv(gymnasium.Env[Any, np.int64]):
     """One learner seat of a rummykit variant against bots.
 
-    ``opponents`` is one bot name for every other seat, or one name per other
-    seat in seat order.  ``learner_seat`` is fixed (default 0) or ``None`` for a
+    ``opponents`` is one opponent for every other seat, or one per other seat in
+    seat order: a bot name, a :class:`~rummykit.bots.Bot`, a callable ``view ->
+    action`` (engine action or number) or a
+    :class:`~rummykit.rl.opponents.SelfPlayPool` (see :mod:`rummykit.rl.opponents`).
+    ``mask_in_observation=False`` makes the observation the bare vector (a
+    ``Box``), the mask staying available from :meth:`action_masks` (sb3-contrib's
+    MaskablePPO convention).  ``learner_seat`` is fixed (default 0) or ``None`` for a
     seat drawn at each reset.  ``illegal_action`` says what a masked-out action
     does: ``"raise"`` (default) raises the engine's error naming the rule;
     ``"random"`` plays a uniformly random legal action instead and sets
@@ -62,17 +73,22 @@ class RummyGymEnv(gymnasium.Env[Observation, np.int64]):
     """
 
     # An instance attribute in gymnasium.Env, so not a ClassVar here either.
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 4}  # noqa: RUF012
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "render_fps": 4,
+        "observation_version": OBSERVATION_VERSION,
+    }
 
     def __init__(
         self,
         variant: Variant | str = "remi_ro",
         players: int | None = None,
         *,
-        opponents: str | Sequence[str] = "random",
+        opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
         learner_seat: int | None = 0,
         illegal_action: IllegalActionMode = "raise",
         bot_history: bool = False,
+        mask_in_observation: bool = True,
         render_mode: str | None = None,
         reward: RewardMode = "score",
         reward_scale: float = 1.0,
@@ -98,22 +114,30 @@ class RummyGymEnv(gymnasium.Env[Observation, np.int64]):
         n = self.table.players
         if learner_seat is not None and not 0 <= learner_seat < n:
             raise OptionError(f"learner_seat = {learner_seat} must be a seat 0..{n - 1} or None")
-        names = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
-        if len(names) != n - 1:
-            raise OptionError(f"opponents: give one bot name or {n - 1} names, not {len(names)}")
-        self.opponent_names = tuple(names)
-        self.bots: list[Bot] = [make_bot(name) for name in names]  # raises on unknown names
+        if isinstance(opponents, str) or not isinstance(opponents, Sequence):
+            specs: list[OpponentSpec] = [opponents] * (n - 1)
+        else:
+            specs = list(opponents)
+        if len(specs) != n - 1:
+            raise OptionError(f"opponents: give one opponent or {n - 1}, not {len(specs)}")
+        # A bot may keep a turn plan, so a name or pool gives each seat its own instance.
+        self.opponents: list[Opponent] = [Opponent(spec) for spec in specs]
+        self.opponent_names = tuple(o.name for o in self.opponents)
+        self.mask_in_observation = bool(mask_in_observation)
         self.fixed_seat = learner_seat
         self.learner_seat = 0 if learner_seat is None else learner_seat
         self.illegal_action: IllegalActionMode = illegal_action
         self._bot_view = view if bot_history else seat_view
         self.render_mode = render_mode
+        self._canvas = RgbCanvas(
+            n, self.table.encoder.piece_count, self.table.encoder.max_formations
+        )
+        full = observation_space(self.table.encoder.size, self.table.codec.size)
         self.observation_space = cast(
-            spaces.Space[Observation],
-            observation_space(self.table.encoder.size, self.table.codec.size),
+            spaces.Space[Any], full if self.mask_in_observation else full["observation"]
         )
         self.action_space = spaces.Discrete(self.table.codec.size)
-        self._seat_bots: dict[int, Bot] = {}
+        self._seat_opponents: dict[int, Opponent] = {}
         self._bot_rng = random.Random(0)
 
     @property
@@ -123,26 +147,46 @@ class RummyGymEnv(gymnasium.Env[Observation, np.int64]):
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Observation, dict[str, Any]]:
+    ) -> tuple[Any, dict[str, Any]]:
         """Start a new episode; bots play until the learner is to move.
 
         With ``seed``, the deal is that of ``Game(variant, players, options,
         seed=seed)`` and the bots' choices are fixed too.  ``options`` is unused
         (the variant's options are fixed when the environment is built).
+
+        A deal that ends before the learner's first move (a seat before it lays a
+        dealt Continental layout, a Vienna call on the first turn) asks nothing of
+        the learner: it is dealt again from a seed drawn from the first one, and
+        ``info["skipped_deals"]`` lists the skipped deals' scores.
         """
         super().reset(seed=seed)
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(2**63))
         if self.fixed_seat is None:
             self.learner_seat = int(self.np_random.integers(self.table.players))
         others = [s for s in range(self.table.players) if s != self.learner_seat]
-        self._seat_bots = dict(zip(others, self.bots, strict=True))
-        self._bot_rng = random.Random(f"rummykit-bots-{game_seed}")
-        self.table.new_game(game_seed)
-        reward, info = self._play_bots()
-        del reward  # no deal can end before everyone has acted
+        self._seat_opponents = dict(zip(others, self.opponents, strict=True))
+        for opponent in self.opponents:
+            opponent.reset(self.np_random)
+        skipped: list[tuple[int, ...]] = []
+        reseed = np.random.default_rng(game_seed)
+        while True:
+            self._bot_rng = random.Random(f"rummykit-bots-{game_seed}")
+            self.table.new_game(game_seed)
+            _reward, info = self._play_bots()
+            if not self.table.is_over:
+                break
+            # An episode that is over at reset would give the learner an all-zero mask.
+            skipped.append(tuple(info.get("deal_scores", ())))
+            if len(skipped) >= _MAX_SKIPPED_DEALS:
+                raise RuntimeError(
+                    f"{len(skipped)} deals in a row ended before the learner's first move"
+                )
+            game_seed = int(reseed.integers(2**63))
+        if skipped:
+            info = {"skipped_deals": skipped}
         return self._observe(), info
 
-    def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Play the learner's action, then the bots' until the learner is to move."""
         table = self.table
         if table.is_over:
@@ -169,10 +213,13 @@ class RummyGymEnv(gymnasium.Env[Observation, np.int64]):
         """The learner's legal actions as booleans (the sb3-contrib convention)."""
         return self.table.action_mask(self.learner_seat).astype(bool)
 
-    def render(self) -> str | None:
-        """Text of what the learner sees (``"ansi"``), or print it (``"human"``)."""
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """What the learner sees: text (``"ansi"``), printed (``"human"``) or an
+        ``H x W x 3`` ``uint8`` picture (``"rgb_array"``)."""
         if self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            return render_rgb(self._canvas, self.table.game, self.learner_seat)
         text = render_text(self.table.game, self.learner_seat)
         if self.render_mode == "ansi":
             return text
@@ -187,12 +234,14 @@ class RummyGymEnv(gymnasium.Env[Observation, np.int64]):
         except (TypeError, ValueError):
             return False
 
-    def _observe(self) -> Observation:
-        seat = self.learner_seat
-        return {
-            "observation": self.table.observation(seat),
-            "action_mask": self.table.action_mask(seat),
-        }
+    def _observe(self) -> Any:
+        return self._observe_seat(self.learner_seat)
+
+    def _observe_seat(self, seat: int) -> Any:
+        vector = self.table.observation(seat)
+        if not self.mask_in_observation:
+            return vector
+        return {"observation": vector, "action_mask": self.table.action_mask(seat)}
 
     def _credit(self, outcome: StepOutcome, info: dict[str, Any]) -> float:
         if outcome.deal is None:
@@ -207,12 +256,11 @@ class RummyGymEnv(gymnasium.Env[Observation, np.int64]):
         info: dict[str, Any] = {}
         while not table.is_over and table.to_move != self.learner_seat:
             seat = table.to_move
-            legal = table.legal()
-            # As in play_turn: the seat's view and the legal actions, nothing else.
-            chosen = self._seat_bots[seat].choose(
-                self._bot_view(table.game, seat), list(legal.values()), self._bot_rng
+            # As in play_turn: the seat's view (and the legal actions), nothing else.
+            number = self._seat_opponents[seat].act(
+                table, seat, self._bot_view, self._observe_seat, self._bot_rng
             )
-            reward += self._credit(table.play(table.codec.encode(chosen)), info)
+            reward += self._credit(table.play(number), info)
         return reward, info
 
 

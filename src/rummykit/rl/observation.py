@@ -7,6 +7,11 @@ action numbers use absolute seats, so the observer's absolute seat is given
 too.  Counts of a face are divided by the copies the piece set holds, so a
 full rack slot reads 1.0.  The blocks are listed by :attr:`ObservationEncoder.blocks`
 and in ``docs/rl.md``.
+
+Version 2 (:data:`OBSERVATION_VERSION`) appends the deal's public memory
+(:class:`~rummykit.rl.memory.PublicMemory`: pieces known in each hand, discards,
+takes and lay-downs by seat) and counts the pieces known to be in other hands as
+seen, so ``unseen`` holds only the pieces whose place the observer cannot tell.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -21,9 +27,14 @@ import numpy.typing as npt
 from rummykit.engine import Game, Phase, SeatView, view
 from rummykit.engine.view import FormationView
 from rummykit.model.pieces import JOKER_KIND, PieceSet
+from rummykit.rl.memory import COUNT_BLOCKS, PublicMemory
 from rummykit.rules.variant import Variant
 
-__all__ = ["ObservationBlock", "ObservationEncoder", "seat_view"]
+__all__ = ["OBSERVATION_VERSION", "ObservationBlock", "ObservationEncoder", "seat_view"]
+
+OBSERVATION_VERSION = 2
+"""1: the table as it is; 2: plus the deal's public memory, and ``unseen`` net of the
+pieces known to be in other hands (``docs/rl.md``, "Observation versions")."""
 
 KINDS = JOKER_KIND + 1
 _PHASES = tuple(Phase)
@@ -77,6 +88,7 @@ class ObservationEncoder:
     """Encodes seat views of one variant and piece set as vectors."""
 
     def __init__(self, variant: Variant, pieces: PieceSet) -> None:
+        self._key = (variant, pieces)
         self.max_players = variant.max_players
         self.piece_count = len(pieces)
         # Where nothing is laid during play (RULES §7.3) formations appear only in a
@@ -105,7 +117,11 @@ class ObservationEncoder:
             ("column_top", k, "one-hot: the column's last tile (what 'take last' gets)"),
             ("column_depth", k, "1 / (1 + depth from the top) of each kind's nearest copy"),
             ("table", k, "pieces of each kind in formations on the table / copies"),
-            ("unseen", k, "copies the observer has not seen (racks of others, stock)"),
+            (
+                "unseen",
+                k,
+                "copies whose place the observer cannot tell (stock, unknown parts of racks)",
+            ),
             ("indicator", k, "one-hot: the face-up indicator (tile variants)"),
             ("scalars", _SCALARS, "see ObservationEncoder.SCALARS"),
             (
@@ -118,6 +134,16 @@ class ObservationEncoder:
                 self.max_formations * (_FORMATION_BASE + s),
                 "per formation id m1..mT: see ObservationEncoder.FORMATION",
             ),
+            (
+                "known",
+                s * k,
+                "per relative seat, pieces of each kind publicly known in its hand / copies "
+                "(slot 0: what the others know of the observer's)",
+            ),
+            ("discarded", s * k, "per relative seat, pieces of each kind it discarded this deal"),
+            ("taken", s * k, "per relative seat, pieces of each kind it took from the pile"),
+            ("laid", s * k, "per relative seat, net pieces of each kind it moved to the table"),
+            ("last_discard", s * k, "per relative seat, one-hot: the kind of its latest discard"),
         ]
         blocks: list[ObservationBlock] = []
         start = 0
@@ -147,6 +173,13 @@ class ObservationEncoder:
         self._rack_fraction = [min(x, _RACK_CAP) / _RACK_CAP for x in range(pieces_count + 1)]
         self._depth_fraction = [0.0] + [1.0 / d for d in range(1, pieces_count + 1)]
         self._formation_stride = _FORMATION_BASE + s
+        # The four count blocks are adjacent and in PublicMemory.counts' order.
+        self._memory_at = self._at[COUNT_BLOCKS[0]]
+        self._memory_stop = self._at[COUNT_BLOCKS[-1]] + s * k
+        assert [self._at[name] for name in COUNT_BLOCKS] == list(
+            range(self._memory_at, self._memory_stop, s * k)
+        )
+        self._last_discard_at = self._at["last_discard"]
         # Formation rows depend only on the formation and its owner's relative seat:
         # (notation, kind, id, owner offset) -> (one-hot indices, fraction indices, values).
         self._formation_rows: dict[
@@ -203,6 +236,16 @@ class ObservationEncoder:
     )
     """Features of each formation slot, in order."""
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickles carry the variant and pieces and get the receiving process's encoder.
+        return (_shared_encoder, self._key)
+
+    def __copy__(self) -> ObservationEncoder:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ObservationEncoder:
+        return self  # its tables never change after construction; caches are shared
+
     def block(self, name: str) -> ObservationBlock:
         """The block called ``name``."""
         for b in self.blocks:
@@ -210,8 +253,17 @@ class ObservationEncoder:
                 return b
         raise KeyError(name)
 
-    def encode(self, seat_view: SeatView) -> npt.NDArray[np.float32]:
-        """The observation vector of ``seat_view`` (a new array)."""
+    version = OBSERVATION_VERSION
+
+    def encode(
+        self, seat_view: SeatView, memory: PublicMemory | None = None
+    ) -> npt.NDArray[np.float32]:
+        """The observation vector of ``seat_view`` (a new array).
+
+        ``memory`` is the public memory of the same game at the same moment
+        (:class:`~rummykit.rl.Table` keeps it); without it the memory blocks are 0
+        and only the pieces in sight count as seen.
+        """
         # Speed matters (one call per environment step): every count and one-hot
         # becomes an index for a single bincount, scaled per block afterwards; the
         # fractional features are written with one fancy assignment; loops run in C
@@ -299,10 +351,33 @@ class ObservationEncoder:
         )
         if v.indicator is not None and v.indicator_in_stock:
             seen[v.indicator.kind] += 1
+        if memory is not None:
+            seen = seen + self._write_memory(out, memory, me, n)
         base = self._unseen_at
         out[base : base + KINDS] = np.maximum(self._copies_array - seen, 0) * self._inverse_array
         out[fidx] = fval
         return out
+
+    def _write_memory(
+        self, out: npt.NDArray[np.float32], memory: PublicMemory, me: int, n: int
+    ) -> npt.NDArray[np.int64]:
+        """Write the memory blocks, rotated so the observer is slot 0; return the pieces
+        of each kind known to be in the other seats' hands."""
+        order = [(me + r) % n for r in range(n)]
+        counts = memory.counts[:, order]
+        blocks = out[self._memory_at : self._memory_stop].reshape(len(COUNT_BLOCKS), -1, KINDS)
+        # Only ``laid`` can be negative; every block is clipped to [-1, 1] (with the
+        # ufuncs: np.clip costs several times more on arrays this small).
+        scaled = np.multiply(counts, self._inverse_array, dtype=np.float32)
+        np.minimum(scaled, 1.0, out=scaled)
+        np.maximum(scaled, -1.0, out=scaled)
+        blocks[:, :n] = scaled
+        at = self._last_discard_at
+        for r, seat in enumerate(order):
+            kind = memory.last_discard[seat]
+            if kind >= 0:
+                out[at + r * KINDS + kind] = 1.0
+        return counts[0, 1:].sum(axis=0)  # type: ignore[no-any-return]
 
     def _fraction_positions(self, players: int) -> list[int]:
         """Positions of the fractional features written on every call, in order."""
@@ -337,3 +412,10 @@ class ObservationEncoder:
             min(1.0, jokers * self._joker_scale),
         ]
         return ones, [o + 11, o + 12, o + 13, o + 14], values
+
+
+def _shared_encoder(variant: Variant, pieces: PieceSet) -> ObservationEncoder:
+    """The cached encoder of ``variant`` and ``pieces`` (unpickling)."""
+    from rummykit.rl.core import observation_encoder  # core imports this module
+
+    return observation_encoder(variant, pieces)

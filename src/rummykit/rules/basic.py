@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rummykit.model.melds import MeldRules
+from rummykit.model.melds import MeldKind, MeldRules
 from rummykit.model.pieces import Face
 from rummykit.rules.cards import RECYCLE_OPTIONS, card_pack, deal_in_packets, target_or_deals_over
 from rummykit.rules.options import OptionKind, Options, OptionSpec
-from rummykit.rules.variant import DealLayout, PlayRules, SeatOutcome, TakeUse, Variant, register
+from rummykit.rules.variant import (
+    Constant,
+    DealFromOrder,
+    DealLayout,
+    PlayRules,
+    SeatOutcome,
+    TakeUse,
+    Variant,
+    register,
+)
 
 __all__ = ["BASIC", "CARDS_PER_PLAYER", "VALUES", "deal", "score_deal"]
 
@@ -66,6 +75,16 @@ _OPTIONS = (
     ),
     *RECYCLE_OPTIONS,
 )
+
+
+def opening_value(kind: MeldKind, position: int) -> int:
+    """A card's value in a meld (a high ace at position 14 counts as a 1)."""
+    return VALUES.get(1 if position == 14 else position, 0)
+
+
+def score_value(face: Face) -> int:
+    """A card's scoring value (no jokers in play)."""
+    return VALUES[face.rank] if not face.is_joker else 0
 
 
 def deal(order: Sequence[int], players: int, dealer: int, options: Options) -> DealLayout:
@@ -127,12 +146,12 @@ BASIC = register(
         default_players=4,
         meld_rules=MELD_RULES,
         options=_OPTIONS,
-        pieces=lambda options: PACK,
+        pieces=Constant(PACK),
         # §3.5: no opening requirement; the value of the cards laid lets a solver or a bot
         # prefer laying high cards (they would count against it in an opponent's win).
-        opening_value=lambda kind, position: VALUES.get(1 if position == 14 else position, 0),
-        score_value=lambda face: VALUES[face.rank] if not face.is_joker else 0,
-        deal=lambda pieces, order, players, dealer, options: deal(order, players, dealer, options),
+        opening_value=opening_value,
+        score_value=score_value,
+        deal=DealFromOrder(deal),
         score_deal=score_deal,
         play_rules=play_rules,
         match_over=target_or_deals_over,

@@ -16,7 +16,16 @@ from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, position_rank, r
 from rummykit.model.pieces import JOKER_KIND, Face, PieceSet
 from rummykit.rules.cards import RECYCLE_OPTIONS, card_pack, deal_in_packets
 from rummykit.rules.options import OptionError, OptionKind, Options, OptionSpec
-from rummykit.rules.variant import DealLayout, Layout, PlayRules, SeatOutcome, Variant, register
+from rummykit.rules.variant import (
+    Constant,
+    DealFromOrder,
+    DealLayout,
+    Layout,
+    PlayRules,
+    SeatOutcome,
+    Variant,
+    register,
+)
 
 __all__ = [
     "CONTINENTAL",
@@ -387,6 +396,11 @@ def payment(outcome: SeatOutcome, options: Options) -> tuple[int, int]:
     return each, premium
 
 
+def starting_total(options: Options) -> int:
+    """Every seat starts the match with ``starting_chips`` (§7.8)."""
+    return int(options["starting_chips"])  # type: ignore[arg-type]
+
+
 def score_deal(
     outcomes: Sequence[SeatOutcome], double_game: bool, closing: Face | None, options: Options
 ) -> tuple[int, ...]:
@@ -455,16 +469,16 @@ CONTINENTAL = register(
         pieces=pieces,
         # §7.5: there is no opening and no card values; a solver or bot ranks formations
         # by their length only.
-        opening_value=lambda kind, position: 1,
-        score_value=lambda face: 0,
-        deal=lambda pieces, order, players, dealer, options: deal(order, players, dealer, options),
+        opening_value=Constant(1),
+        score_value=Constant(0),
+        deal=DealFromOrder(deal),
         score_deal=score_deal,
         play_rules=play_rules,
         match_over=match_over,
         meld_rules_for=meld_rules_for,
         find_layout=find_layout,
         melds_during_play=False,
-        starting_total=lambda options: int(options["starting_chips"]),  # type: ignore[arg-type]
+        starting_total=starting_total,
         check_options=check_options,
     )
 )

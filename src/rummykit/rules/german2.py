@@ -9,6 +9,8 @@ from rummykit.model.pieces import Face
 from rummykit.rules.cards import RECYCLE_OPTIONS, card_pack
 from rummykit.rules.options import OptionKind, Options, OptionSpec
 from rummykit.rules.variant import (
+    Constant,
+    DealFromOrder,
     DealLayout,
     OpeningStructure,
     PlayRules,
@@ -123,6 +125,11 @@ def deal(order: Sequence[int], players: int, dealer: int, options: Options) -> D
     )
 
 
+def score_value(face: Face) -> int:
+    """A card's penalty value left in the hand (no jokers in play)."""
+    return PENALTY[face.rank] if not face.is_joker else 0
+
+
 def score_deal(
     outcomes: Sequence[SeatOutcome], double_game: bool, closing: Face | None, options: Options
 ) -> tuple[int, ...]:
@@ -195,10 +202,10 @@ GERMAN2 = register(
         default_players=2,
         meld_rules=MELD_RULES,
         options=_OPTIONS,
-        pieces=lambda options: PACK,
+        pieces=Constant(PACK),
         opening_value=opening_value,
-        score_value=lambda face: PENALTY[face.rank] if not face.is_joker else 0,
-        deal=lambda pieces, order, players, dealer, options: deal(order, players, dealer, options),
+        score_value=score_value,
+        deal=DealFromOrder(deal),
         score_deal=score_deal,
         play_rules=play_rules,
         match_over=match_over,

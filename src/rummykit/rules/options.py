@@ -10,7 +10,15 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["OptionError", "OptionKind", "OptionSpec", "Options", "fingerprint", "resolve_options"]
+__all__ = [
+    "OptionError",
+    "OptionKind",
+    "OptionSpec",
+    "Options",
+    "fingerprint",
+    "per_player",
+    "resolve_options",
+]
 
 OptionValue = bool | int | str | None
 Options = Mapping[str, OptionValue]
@@ -27,6 +35,11 @@ class OptionKind(StrEnum):
     """A variation a source describes."""
     ENGINE = "engine"
     """Settles an ambiguity or keeps the engine safe."""
+
+
+def per_player(players: int) -> int:
+    """A default of one per player (e.g. ``match_deals``: each seat deals once)."""
+    return players
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -10,11 +10,13 @@ from itertools import permutations
 from rummykit.model.candidates import candidates_with, counts_of
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, read_meld
 from rummykit.model.pieces import JOKER_KIND, Face, Material
-from rummykit.rules.options import OptionKind, Options, OptionSpec
+from rummykit.rules.options import OptionKind, Options, OptionSpec, per_player
 from rummykit.rules.tiles import TILES_106, lay_wall
 from rummykit.rules.tiles import stack_wall as stack_tile_wall
 from rummykit.rules.variant import (
+    Constant,
     Contract,
+    DealFromOrder,
     DealLayout,
     OpeningStructure,
     PlayRules,
@@ -248,7 +250,7 @@ _OPTIONS = (
     ),
     OptionSpec(
         name="match_deals",
-        default=lambda players: players,
+        default=per_player,
         minimum=1,
         maximum=1000,
         kind=ENGINE,
@@ -803,12 +805,10 @@ REMI_RO = register(
         default_players=4,
         meld_rules=MELD_RULES,
         options=_OPTIONS,
-        pieces=lambda options: TILES_106,
+        pieces=Constant(TILES_106),
         opening_value=opening_value,
         score_value=score_value,
-        deal=lambda pieces, order, players, maker, options: build_wall(
-            order, players, maker, options
-        ),
+        deal=DealFromOrder(build_wall),
         score_deal=score_deal,
         find_contract=find_contract,
         board_closes=board_closes,

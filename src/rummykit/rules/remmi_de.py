@@ -11,16 +11,19 @@ the board game 8B in which every tile stays on the rack.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from rummykit.model.candidates import Candidate, candidates_with, counts_of
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules
 from rummykit.model.pieces import JOKER_KIND, Face, Material
-from rummykit.rules.options import OptionKind, Options, OptionSpec
+from rummykit.rules.options import OptionKind, Options, OptionSpec, per_player
 from rummykit.rules.tiles import TILES_106, lay_wall
 from rummykit.rules.tiles import stack_wall as stack_tile_wall
 from rummykit.rules.variant import (
+    Constant,
     Contract,
+    DealFromOrder,
     DealLayout,
     OpeningStructure,
     PlayRules,
@@ -203,7 +206,7 @@ _OPTIONS = (
     ),
     OptionSpec(
         name="match_deals",
-        default=lambda players: players,
+        default=per_player,
         minimum=1,
         maximum=1000,
         kind=ENGINE,
@@ -215,19 +218,26 @@ _OPTIONS = (
 # ---------------------------------------------------------------- values
 
 
+@dataclass(frozen=True, slots=True)
+class OpeningValues:
+    """§10.5 opening values with a 1 worth ``high`` high, ``in_set`` in a Kunst, ``low``
+    low (a frozen callable, so that games under these options pickle)."""
+
+    high: int
+    in_set: int
+    low: int
+
+    def __call__(self, kind: MeldKind, position: int) -> int:
+        if kind is MeldKind.SET:
+            return self.in_set if position == 1 else position
+        if position == HIGH_ACE:
+            return self.high
+        return self.low if position == 1 else position
+
+
 @lru_cache(maxsize=64)
 def _opening_values(high: int, in_set: int, low: int) -> Callable[[MeldKind, int], int]:
-    def value(kind: MeldKind, position: int) -> int:
-        if kind is MeldKind.SET:
-            return in_set if position == 1 else position
-        if position == HIGH_ACE:
-            return high
-        return low if position == 1 else position
-
-    value.__doc__ = (
-        f"§10.5 opening values with a 1 worth {high} high, {in_set} in a Kunst, {low} low."
-    )
-    return value
+    return OpeningValues(high, in_set, low)
 
 
 opening_value = _opening_values(14, 10, 1)
@@ -244,15 +254,23 @@ def opening_value_for(options: Options) -> Callable[[MeldKind, int], int]:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class RackValues:
+    """§10.9 rack values: the number, a 1 counts ``one``, a joker ``joker`` (a frozen
+    callable, so that games under these options pickle)."""
+
+    one: int
+    joker: int
+
+    def __call__(self, face: Face) -> int:
+        if face.is_joker:
+            return self.joker
+        return self.one if face.rank == 1 else face.rank
+
+
 @lru_cache(maxsize=64)
 def _rack_values(one: int, joker: int) -> Callable[[Face], int]:
-    def value(face: Face) -> int:
-        if face.is_joker:
-            return joker
-        return one if face.rank == 1 else face.rank
-
-    value.__doc__ = f"§10.9 rack values: the number, a 1 counts {one}, a joker {joker}."
-    return value
+    return RackValues(one, joker)
 
 
 rack_value = _rack_values(1, 50)
@@ -614,12 +632,10 @@ REMMI_DE = register(
         default_players=4,
         meld_rules=MELD_RULES,
         options=_OPTIONS,
-        pieces=lambda options: TILES_106,
+        pieces=Constant(TILES_106),
         opening_value=opening_value,
         score_value=rack_value,
-        deal=lambda pieces, order, players, dealer, options: build_wall(
-            order, players, dealer, options
-        ),
+        deal=DealFromOrder(build_wall),
         score_deal=score_deal,
         find_contract=find_contract,
         board_closes=board_closes,

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules
 from rummykit.model.pieces import Face, PieceSet
 from rummykit.rules.cards import RECYCLE_OPTIONS, card_pack, deal_in_packets
-from rummykit.rules.options import OptionKind, Options, OptionSpec
+from rummykit.rules.options import OptionKind, Options, OptionSpec, per_player
 from rummykit.rules.variant import (
     DealLayout,
     OpeningStructure,
@@ -117,7 +117,7 @@ _OPTIONS = (
     ),
     OptionSpec(
         name="match_deals",
-        default=lambda players: players,
+        default=per_player,
         minimum=1,
         maximum=1000,
         kind=ENGINE,
@@ -202,6 +202,11 @@ def deal(
         discard=layout.discard,
         notes=(f"P{cutter + 1} robbed a joker at the cut",),
     )
+
+
+def score_value(face: Face) -> int:
+    """A card's penalty value left in the hand (joker 30)."""
+    return JOKER_PENALTY if face.is_joker else PENALTY[face.rank]
 
 
 def score_deal(
@@ -292,7 +297,7 @@ ROMME = register(
         options=_OPTIONS,
         pieces=pack,
         opening_value=opening_value,
-        score_value=lambda face: JOKER_PENALTY if face.is_joker else PENALTY[face.rank],
+        score_value=score_value,
         deal=deal,
         score_deal=score_deal,
         play_rules=play_rules,

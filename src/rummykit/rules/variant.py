@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from rummykit.model.candidates import Candidate
 from rummykit.model.melds import MeldKind, MeldRules
@@ -15,7 +15,9 @@ from rummykit.model.pieces import Face, Material, PieceSet
 from rummykit.rules.options import OptionError, Options, OptionSpec, resolve_options
 
 __all__ = [
+    "Constant",
     "Contract",
+    "DealFromOrder",
     "DealLayout",
     "Layout",
     "OpeningStructure",
@@ -259,6 +261,72 @@ class SeatOutcome:
     """The seat's match total before this deal (§7.9, A-30)."""
 
 
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, slots=True)
+class Constant(Generic[_T]):
+    """A hook that returns ``value`` whatever it is given (e.g. a variant's fixed pieces).
+
+    A module-level callable object rather than a lambda, so that variants and the
+    games holding them can be pickled and deep-copied.
+    """
+
+    value: _T
+
+    def __call__(self, *args: object) -> _T:
+        return self.value
+
+
+DealFunction = Callable[[Sequence[int], int, int, Options], DealLayout]
+
+
+@dataclass(frozen=True, slots=True)
+class DealFromOrder:
+    """A ``Variant.deal`` hook for a dealing function that does not need the piece set."""
+
+    function: DealFunction
+
+    def __call__(
+        self, pieces: PieceSet, order: Sequence[int], players: int, dealer: int, options: Options
+    ) -> DealLayout:
+        return self.function(order, players, dealer, options)
+
+
+def no_contract(faces: Sequence[Face], options: Options) -> Contract | None:
+    """No board contracts (the default ``find_contract``)."""
+    return None
+
+
+def no_board_closes(faces: Sequence[Face], options: Options) -> Mapping[Face, Contract]:
+    """No board closes (the default ``board_closes``)."""
+    return {}
+
+
+def no_closing_discards(faces: Sequence[Face], options: Options) -> frozenset[Face]:
+    """No face-down closing discards (the default ``closing_discards``)."""
+    return frozenset()
+
+
+def default_play_rules(options: Options) -> PlayRules:
+    """Every switch at its default (the default ``play_rules``)."""
+    return PlayRules()
+
+
+def over_after_match_deals(totals: Sequence[int], deals: int, options: Options) -> bool:
+    """The match ends after ``match_deals`` deals (default 1; the default ``match_over``)."""
+    return deals >= int(options.get("match_deals", 1))  # type: ignore[arg-type]
+
+
+def zero_starting_total(options: Options) -> int:
+    """Every total starts at 0 (the default ``starting_total``)."""
+    return 0
+
+
+def accept_options(players: int, options: Options) -> None:
+    """Options valid one by one fit together (the default ``check_options``)."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class Variant:
     """One rule-set: every switch the engine reads, with the rule it encodes.
@@ -289,20 +357,14 @@ class Variant:
     """Lay out a deal from a shuffled piece order, the player count and the maker."""
     score_deal: Callable[[Sequence[SeatOutcome], bool, Face | None, Options], tuple[int, ...]]
     """Deal scores from the seats' outcomes, the double-game flag and the closing face."""
-    find_contract: Callable[[Sequence[Face], Options], Contract | None] = lambda faces, options: (
-        None
-    )
+    find_contract: Callable[[Sequence[Face], Options], Contract | None] = no_contract
     """The best board contract 14 faces form (tile games with board play)."""
-    board_closes: Callable[[Sequence[Face], Options], Mapping[Face, Contract]] = (
-        lambda faces, options: {}
-    )
+    board_closes: Callable[[Sequence[Face], Options], Mapping[Face, Contract]] = no_board_closes
     """Faces a board player holding these pieces may discard to close, with the contract."""
     arrange_hand: Callable[[Sequence[Face], Options], ShownHand] | None = None
     """How a hand is shown when the deal ends: its least-deadwood arrangement, whose
     points become the seat's rack value (RULES §6.6); None: hands are just counted."""
-    closing_discards: Callable[[Sequence[Face], Options], frozenset[Face]] = (
-        lambda faces, options: frozenset()
-    )
+    closing_discards: Callable[[Sequence[Face], Options], frozenset[Face]] = no_closing_discards
     """Faces a caller holding ``faces`` may discard face down to close, all the other
     cards lying in melds (RULES §6.6)."""
     meld_rules_for: Callable[[Options], MeldRules] | None = None
@@ -314,11 +376,9 @@ class Variant:
     """The opening values under given options, where options change them."""
     score_value_for: Callable[[Options], Callable[[Face], int]] | None = None
     """The scoring values under given options, where options change them."""
-    play_rules: Callable[[Options], PlayRules] = lambda options: PlayRules()
+    play_rules: Callable[[Options], PlayRules] = default_play_rules
     """The turn's structural switches for these options."""
-    match_over: Callable[[Sequence[int], int, Options], bool] = (
-        lambda totals, deals, options: deals >= int(options.get("match_deals", 1))  # type: ignore[arg-type]
-    )
+    match_over: Callable[[Sequence[int], int, Options], bool] = over_after_match_deals
     """Whether the match ends, given the totals and the number of deals played."""
     find_layout: Callable[[Sequence[Face], Options], Layout | None] | None = None
     """Where a player goes out by laying his whole hand at once (§7.6): the layout the
@@ -328,9 +388,9 @@ class Variant:
     ``PlayRules.table_melds`` is false under every option, and where nothing is shown
     but a winner's final layout) also leaves meld, lay-off and exchange numbers and
     formation slots out of the RL spaces."""
-    starting_total: Callable[[Options], int] = lambda options: 0
+    starting_total: Callable[[Options], int] = zero_starting_total
     """Every seat's match total before the first deal (chips, §7.8)."""
-    check_options: Callable[[int, Options], None] = lambda players, options: None
+    check_options: Callable[[int, Options], None] = accept_options
     """Raise :class:`OptionError` when options that are valid one by one do not fit
     together or the table size."""
     solver_goals: Mapping[str, Callable[[Sequence[Face], Options], Mapping[str, Any]]] = field(
@@ -341,6 +401,21 @@ class Variant:
     and ``rummykit solve --goal NAME`` dispatch to them; built-in goals cannot be
     overridden."""
     extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A registered variant pickles by name, so that an unpickled game holds the very
+        # profile of its process (caches key on it); an unregistered one by value (every
+        # hook is a module-level function or a frozen callable object, never a lambda).
+        if _REGISTRY.get(self.name) is self:
+            return (find_variant, (self.name,))
+        return (_rebuild_variant, (dict(self.__dict__),))
+
+    def __copy__(self) -> Variant:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Variant:
+        # Immutable: copies of a game share their variant, as Game.copy does.
+        return self
 
     def resolve(self, players: int, given: Mapping[str, Any] | None = None) -> Options:
         """Validate the player count and options; return every option's value."""
@@ -415,6 +490,11 @@ class Variant:
         order = list(range(len(pieces)))
         rng.shuffle(order)
         return order
+
+
+def _rebuild_variant(fields: dict[str, Any]) -> Variant:
+    """Unpickle an unregistered variant from its fields."""
+    return Variant(**fields)
 
 
 _REGISTRY: dict[str, Variant] = {}

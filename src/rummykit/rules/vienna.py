@@ -12,11 +12,12 @@ from functools import lru_cache
 
 from rummykit.model.arrange import best_packing
 from rummykit.model.candidates import Candidate, candidates, counts_of
-from rummykit.model.melds import MeldRules
+from rummykit.model.melds import MeldKind, MeldRules
 from rummykit.model.pieces import JOKER_KIND, Face, Material, PieceSet
 from rummykit.rules.cards import RECYCLE_OPTIONS, card_pack, deal_in_packets
 from rummykit.rules.options import OptionKind, Options, OptionSpec
 from rummykit.rules.variant import (
+    DealFromOrder,
     DealLayout,
     PlayRules,
     SeatOutcome,
@@ -293,6 +294,16 @@ def closing_discards(hand: Sequence[Face], options: Options) -> frozenset[Face]:
 # ------------------------------------------------------------------ scoring
 
 
+def opening_value(kind: MeldKind, position: int) -> int:
+    """A card's value in a meld (a high ace at position 14 counts as the 1)."""
+    return VALUES.get(1 if position == 14 else position, 0)
+
+
+def score_value(face: Face) -> int:
+    """A card's value in the deadwood count (§6.7)."""
+    return JOKER_VALUE if face.is_joker else VALUES[face.rank]
+
+
 def score_deal(
     outcomes: Sequence[SeatOutcome], double_game: bool, closing: Face | None, options: Options
 ) -> tuple[int, ...]:
@@ -364,9 +375,9 @@ VIENNA = register(
         options=_OPTIONS,
         pieces=pack,
         # §6.5: no opening; a meld's value is what it saves from the deadwood count.
-        opening_value=lambda kind, position: VALUES.get(1 if position == 14 else position, 0),
-        score_value=lambda face: JOKER_VALUE if face.is_joker else VALUES[face.rank],
-        deal=lambda pieces, order, players, dealer, options: deal(order, players, dealer, options),
+        opening_value=opening_value,
+        score_value=score_value,
+        deal=DealFromOrder(deal),
         score_deal=score_deal,
         play_rules=play_rules,
         meld_rules_for=meld_rules_for,
