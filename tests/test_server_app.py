@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.sync.client import connect
 
 from live_server import LiveServer
 from rummykit.engine.record import replay
@@ -518,6 +519,11 @@ def test_no_token_reaches_the_server_log(tmp_path: Path) -> None:
             assert again.status_code == 200, again.text
             issued.append(again.json()["token"])
         assert server.get(f"/api/tables/{code}/record")["finished"]
+        # A careless client puts a token in a URL: refused, and blanked in the log too.
+        careless = seats[0]
+        assert server.http.get(f"/api/tables/{code}/state?token={careless}").status_code == 400
+        with connect(f"{server.ws_base}/ws/{code}?token={careless}") as ws:
+            assert json.loads(ws.recv(timeout=10))["code"] == "malformed"
         # The fuzz families of issue 12 §5 end in a 4xx, not a 5xx or a traceback.
         nested = "[" * 2000 + "]" * 2000
         fuzz = [
@@ -543,6 +549,7 @@ def test_no_token_reaches_the_server_log(tmp_path: Path) -> None:
     text = log.read_text()
     assert "Traceback" not in text, text[text.index("Traceback") :][:2000]
     assert marker in text and f"/ws/{code}" in text
+    assert "token=[redacted]" in text  # the careless requests were logged, blanked
     assert len(set(issued)) == 5 and all(issued)
     for token in issued:
         for piece in (token, token[:12], token[-12:]):

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -251,6 +252,33 @@ def read_hello(data: str | bytes) -> str | None:
     return hello.token
 
 
+_TOKEN_IN_TEXT = re.compile(r"(?i)(token=)[^&\s\"']+")
+
+
+class RedactTokens(logging.Filter):
+    """Blanks ``token=...`` in log lines.  The server never takes a token from a URL,
+    but a careless client may still put one there, and uvicorn writes every request's
+    path and query string to its access log (and a WebSocket's to its error log)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str) and "token=" in record.msg.lower():
+            record.msg = _TOKEN_IN_TEXT.sub(r"\1[redacted]", record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                _TOKEN_IN_TEXT.sub(r"\1[redacted]", a) if isinstance(a, str) else a
+                for a in record.args
+            )
+        return True
+
+
+def redact_server_logs() -> None:
+    """Put :class:`RedactTokens` on uvicorn's loggers (once)."""
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in logger.filters):
+            logger.addFilter(RedactTokens())
+
+
 def create_app(
     database_url: str | None = None,
     *,
@@ -262,6 +290,7 @@ def create_app(
     file in the user's data directory); migrations run first.  ``limits``: per-client
     rate limits and the expiry of unused tables (default: ``ServerLimits()``)."""
     limits = ServerLimits() if limits is None else limits
+    redact_server_logs()
     store = Store(database_url)
     lobby = Lobby(store)
     hub = Hub(lobby, settings)
