@@ -100,6 +100,17 @@ def frame(**fields: Any) -> dict[str, Any]:
     return {"v": 1, **fields}
 
 
+def plain_move(state: dict[str, Any], action_id: str) -> dict[str, Any]:
+    """An ``action`` frame's fields for a plain player: ``ready`` (the last legal
+    action) before play, the first legal action after."""
+    pre = state["view"]["phase"] == "preplay"
+    return {
+        "action_id": action_id,
+        "state_id": state["state_id"],
+        "action": state["legal"][-1] if pre else state["legal"][0],
+    }
+
+
 def until(ws: Any, kind: str, limit: int = 500) -> dict[str, Any]:
     """Read frames until one of ``kind`` arrives."""
     for _ in range(limit):

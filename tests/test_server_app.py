@@ -13,7 +13,7 @@ from websockets.sync.client import connect
 
 from live_server import LiveServer
 from rummykit.engine.record import replay
-from server_support import bearer, client, frame, seat_socket, sqlite_url, until
+from server_support import bearer, client, frame, plain_move, seat_socket, sqlite_url, until
 from test_server_frames import pieces_named
 
 
@@ -499,13 +499,8 @@ def test_no_token_reaches_the_server_log(tmp_path: Path) -> None:
                     state = server.get(f"/api/tables/{code}/state", token)
                     if not state["legal"]:
                         continue
-                    pre = state["view"]["phase"] == "preplay"
                     n += 1
-                    act = {
-                        "action_id": f"a{n}",
-                        "state_id": state["state_id"],
-                        "action": state["legal"][-1] if pre else state["legal"][0],
-                    }
+                    act = plain_move(state, f"a{n}")
                     if seat == 0:  # seat 0 plays over its WebSocket, seat 1 over HTTP
                         time.sleep(0.06)  # within the 20 frames/s a connection may send
                         ws.send(json.dumps(frame(type="action", **act)))

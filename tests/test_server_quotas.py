@@ -17,7 +17,7 @@ from rummykit.server.app import create_app
 from rummykit.server.hub import HubSettings
 from rummykit.server.quotas import ServerLimits, parse_rate
 from rummykit.server.store import Store
-from server_support import bearer, seat_socket, sqlite_url, until
+from server_support import bearer, plain_move, seat_socket, sqlite_url, until
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message=".*httpx.*")
@@ -164,13 +164,8 @@ def _play_out(api: Any, code: str, tokens: list[str]) -> None:
             state = api.get(f"/api/tables/{code}/state", headers=bearer(token)).json()
             if not state["legal"]:
                 continue
-            pre = state["view"]["phase"] == "preplay"
             n += 1
-            act = {
-                "action_id": f"a{n}",
-                "state_id": state["state_id"],
-                "action": state["legal"][-1] if pre else state["legal"][0],
-            }
+            act = plain_move(state, f"a{n}")
             r = api.post(f"/api/tables/{code}/action", json=act, headers=bearer(token))
             assert r.status_code == 200, r.text
 
