@@ -116,6 +116,9 @@ def _two_people_and_two_bots(
     # has no view (no rack) to show.
     ana.wait_for_selector("#waiting:not([hidden])")
     assert snapshot(ana)["view"] is None and ana.locator("#rack .piece").count() == 0
+    # The replay bar belongs to finished games; `.replay-bar {display: flex}` once
+    # overrode its `hidden` attribute and showed it on every live table.
+    assert not ana.locator("#replay-bar").is_visible()
     bob, bob_errors = _page(browser, "de-DE")
     join_table(bob, url, code, "Bob")
     wait_for_state(ana)
