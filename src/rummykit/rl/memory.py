@@ -114,6 +114,16 @@ class PublicMemory:
         """Per seat and kind: net pieces the seat moved from its hand to the table."""
         return self.counts[3]  # type: ignore[no-any-return]
 
+    def copy(self, game: Game) -> PublicMemory:
+        """This memory for ``game``, a copy of the game it follows (or any game with the
+        same public record, such as a resampled world): no replay needed."""
+        new = object.__new__(PublicMemory)
+        new.__dict__.update(self.__dict__)
+        new.counts = self.counts.copy()
+        new.last_discard = self.last_discard[:]
+        new._game = game
+        return new
+
     def _restart(self, game: Game) -> None:
         """Forget everything: ``game`` is at the start of a deal (or first seen now)."""
         self.counts.fill(0)

@@ -117,8 +117,12 @@ class Opponent:
         view: Callable[[Any, int], SeatView],
         observe: Callable[[int], Any],
         rng: random.Random,
+        pool_action: Callable[[int, Any], int] | None = None,
     ) -> int:
-        """The action number this opponent plays for ``seat`` (the seat to move)."""
+        """The action number this opponent plays for ``seat`` (the seat to move).
+
+        ``pool_action(seat, choice)`` turns a pool policy's choice into an action number
+        where the environment's actions are not numbers of the flat codec (features)."""
         if self._bot is not None:
             legal = table.legal()
             chosen = self._bot.choose(view(table.game, seat), list(legal.values()), rng)
@@ -127,8 +131,12 @@ class Opponent:
             choice = self._view_policy(view(table.game, seat))
             return table.codec.encode(choice) if isinstance(choice, Action) else choice
         assert self._pool_policy is not None
+        observation = observe(seat)
+        if pool_action is not None:
+            mask = observation["action_mask"].astype(np.bool_)
+            return pool_action(seat, self._pool_policy(observation, mask))
         mask = table.action_mask(seat).astype(np.bool_)
-        return self._pool_policy(observe(seat), mask)  # type: ignore[no-any-return]
+        return self._pool_policy(observation, mask)  # type: ignore[no-any-return]
 
 
 def opponent(spec: OpponentSpec) -> Opponent:

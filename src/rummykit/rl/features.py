@@ -1,0 +1,296 @@
+"""Legal actions as fixed-width feature vectors: an action interface for learning whose
+size does not grow with the meld catalogue.
+
+The flat codec (:mod:`rummykit.rl.actions`) gives every engine action its own number,
+so its size follows the formations the piece set can make (romme: 141,050) while a
+state has a handful of legal actions.  Here each *legal* action is described by what
+it does, as seen from the acting seat's view, in ``F`` numbers fixed per variant:
+
+==============  ======  ===============================================================
+block           size    content
+==============  ======  ===============================================================
+``verb``        20      one-hot: draw, take, meld, attach, exchange, reclaim, discard,
+                        close, remi, out, three, board, reset, atu, doubles, swap,
+                        accept, decline, reshuffle, ready
+``lays``        K       pieces of each face kind the move puts from the hand on the
+                        table / copies
+``declared``    K       kinds the laid jokers stand for (a meld's or an attach's
+                        declaration) / copies
+``takes``       K       pieces of each kind the move brings into the hand: the discard
+                        pile from the taken position up, a joker freed by an exchange,
+                        a reclaimed end piece / copies
+``gives``       K       one-hot: the piece put on the pile, closed with, offered or
+                        accepted in a swap
+``keeps``       K       the hand after the move (rack + takes − lays − gives) / copies
+``target``      5       the formation played on: present, own, run, set, pieces / 14
+``seat``        S       one-hot, relative to the actor: the seat a swap is offered to
+``doubles``     3       one-hot: small, big, key doubles announced
+``scalars``     5       pieces laid / 14, points laid / 100, points kept / 100 (the
+                        variant's scoring values), pieces taken / 14, hand size after / 30
+==============  ======  ===============================================================
+
+``K`` = 53 face kinds (52 naturals, then the joker), ``S`` = the variant's most
+players.  Values lie in [0, 1] (capped).  The vectors read only the seat's view
+(:func:`rummykit.engine.view`), so they leak nothing hidden.
+
+A scoring network rates each row (optionally with the observation) and a softmax over
+the legal rows is the policy: the output layer no longer has one unit per flat action.
+:class:`~rummykit.rl.RummyGymEnv` offers this as ``action_space="features"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from rummykit.engine import SeatView
+from rummykit.engine.actions import (
+    AcceptSwap,
+    Action,
+    AnnounceAtu,
+    AnnounceDoubles,
+    AnnounceThree,
+    Attach,
+    CallRemi,
+    CloseBoard,
+    DeclareBoard,
+    DeclineSwap,
+    Discard,
+    DoublesCategory,
+    Draw,
+    ExchangeJoker,
+    GoOut,
+    Meld,
+    ProposeSwap,
+    Ready,
+    Reclaim,
+    ResetTurn,
+    Reshuffle,
+    TakeColumn,
+)
+from rummykit.model.pieces import JOKER_KIND, Face, PieceSet
+from rummykit.rules.variant import Variant
+
+__all__ = ["VERBS", "ActionFeatureBlock", "ActionFeatures", "action_features"]
+
+KINDS = JOKER_KIND + 1
+VERBS: tuple[type, ...] = (
+    Draw,
+    TakeColumn,
+    Meld,
+    Attach,
+    ExchangeJoker,
+    Reclaim,
+    Discard,
+    CloseBoard,
+    CallRemi,
+    GoOut,
+    AnnounceThree,
+    DeclareBoard,
+    ResetTurn,
+    AnnounceAtu,
+    AnnounceDoubles,
+    ProposeSwap,
+    AcceptSwap,
+    DeclineSwap,
+    Reshuffle,
+    Ready,
+)
+"""The engine action types, in the order of the ``verb`` block."""
+_VERB_INDEX = {verb: i for i, verb in enumerate(VERBS)}
+_DOUBLES = tuple(DoublesCategory)
+_TARGET = 5
+_SCALARS = 5
+_CAP_PIECES = 14
+_CAP_POINTS = 100
+_CAP_HAND = 30
+
+
+@dataclass(frozen=True, slots=True)
+class ActionFeatureBlock:
+    """A named range of an action's feature vector."""
+
+    name: str
+    start: int
+    size: int
+
+    @property
+    def stop(self) -> int:
+        """One past the block's last index."""
+        return self.start + self.size
+
+
+class ActionFeatures:
+    """The action-feature encoder of one variant and piece set (see the module doc)."""
+
+    def __init__(self, variant: Variant, pieces: PieceSet) -> None:
+        self.variant_name = variant.name
+        self._key = (variant, pieces)
+        self.max_players = variant.max_players
+        copies = np.zeros(KINDS, dtype=np.float32)
+        for face in pieces.faces:
+            copies[face.kind] += 1
+        self._inverse_copies = np.where(copies > 0, 1.0 / np.maximum(copies, 1), 0.0).astype(
+            np.float32
+        )
+        # Points use the scoring values at default options (a feature, not a score).
+        value = variant.score_values(variant.resolve(variant.default_players, {}))
+        material = pieces.material
+        self._points = np.array(
+            [
+                value(
+                    Face.joker(material)
+                    if k == JOKER_KIND
+                    else Face.of(material, k // 13, k % 13 + 1)
+                )
+                for k in range(KINDS)
+            ],
+            dtype=np.float32,
+        )
+        sizes = (
+            ("verb", len(VERBS)),
+            ("lays", KINDS),
+            ("declared", KINDS),
+            ("takes", KINDS),
+            ("gives", KINDS),
+            ("keeps", KINDS),
+            ("target", _TARGET),
+            ("seat", self.max_players),
+            ("doubles", len(_DOUBLES)),
+            ("scalars", _SCALARS),
+        )
+        blocks = []
+        position = 0
+        for name, size in sizes:
+            blocks.append(ActionFeatureBlock(name, position, size))
+            position += size
+        self.blocks: tuple[ActionFeatureBlock, ...] = tuple(blocks)
+        self.size = position
+        """F, the width of one action's vector."""
+        self._at = {b.name: b.start for b in blocks}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (action_features, self._key)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ActionFeatures:
+        return self  # immutable
+
+    def block(self, name: str) -> ActionFeatureBlock:
+        """The block called ``name``."""
+        for b in self.blocks:
+            if b.name == name:
+                return b
+        raise KeyError(name)
+
+    def encode(self, seen: SeatView, actions: Sequence[Action]) -> npt.NDArray[np.float32]:
+        """One row per action of ``seen.seat``: an ``(len(actions), F)`` array."""
+        out = np.zeros((len(actions), self.size), dtype=np.float32)
+        rack = np.bincount([f.kind for f in seen.rack], minlength=KINDS).astype(np.float32)
+        for row, action in enumerate(actions):
+            self._write(out[row], seen, rack, action)
+        return out
+
+    def _write(
+        self,
+        v: npt.NDArray[np.float32],
+        seen: SeatView,
+        rack: npt.NDArray[np.float32],
+        action: Action,
+    ) -> None:
+        at = self._at
+        v[at["verb"] + _VERB_INDEX[type(action)]] = 1.0
+        lays: list[Face] = []
+        declared: list[Face] = []
+        takes: list[Face] = []
+        gives: list[Face] = []
+        target = 0
+        if isinstance(action, TakeColumn):
+            takes = list(seen.column[action.index :])
+        elif isinstance(action, Meld):
+            lays = list(action.faces)
+            declared = [d for d in action.declared if d is not None]
+        elif isinstance(action, Attach):
+            lays = [action.face]
+            declared = [] if action.declared is None else [action.declared]
+            target = action.target
+        elif isinstance(action, ExchangeJoker):
+            lays = list(action.faces)
+            target = action.target
+            takes = self._freed_jokers(seen, action)
+        elif isinstance(action, Reclaim):
+            takes = [action.face]
+            target = action.target
+        elif isinstance(action, Discard | CloseBoard | AcceptSwap):
+            gives = [action.face]
+        elif isinstance(action, CallRemi | GoOut) and action.face is not None:
+            gives = [action.face]
+            if isinstance(action, GoOut):
+                lays = _without(seen.rack, action.face)
+        elif isinstance(action, GoOut):
+            lays = list(seen.rack)
+        elif isinstance(action, ProposeSwap):
+            gives = [action.face]
+            v[at["seat"] + (action.seat - seen.seat) % seen.players] = 1.0
+        elif isinstance(action, AnnounceDoubles):
+            v[at["doubles"] + _DOUBLES.index(action.category)] = 1.0
+        inverse = self._inverse_copies
+        keeps = rack.copy()
+        for block, faces, sign in (
+            ("lays", lays, -1.0),
+            ("declared", declared, 0.0),
+            ("takes", takes, 1.0),
+            ("gives", gives, -1.0),
+        ):
+            start = at[block]
+            for face in faces:
+                v[start + face.kind] += inverse[face.kind]
+                keeps[face.kind] += sign
+        np.clip(v[at["lays"] : at["keeps"]], 0.0, 1.0, out=v[at["lays"] : at["keeps"]])
+        keeps = np.maximum(keeps, 0.0)
+        v[at["keeps"] : at["keeps"] + KINDS] = np.minimum(keeps * inverse, 1.0)
+        if target:
+            formation = next((f for f in seen.table if f.id == target), None)
+            t = at["target"]
+            v[t] = 1.0
+            if formation is not None:
+                v[t + 1] = float(formation.owner == seen.seat)
+                v[t + 2] = float(formation.kind == "run")
+                v[t + 3] = float(formation.kind == "set")
+                v[t + 4] = min(1.0, len(formation.faces) / _CAP_PIECES)
+        points = self._points
+        kept_points = float(points @ keeps)
+        s = at["scalars"]
+        v[s] = min(1.0, len(lays) / _CAP_PIECES)
+        v[s + 1] = min(1.0, max(0.0, sum(float(points[f.kind]) for f in lays) / _CAP_POINTS))
+        v[s + 2] = min(1.0, max(0.0, kept_points / _CAP_POINTS))
+        v[s + 3] = min(1.0, len(takes) / _CAP_PIECES)
+        v[s + 4] = min(1.0, float(keeps.sum()) / _CAP_HAND)
+
+    @staticmethod
+    def _freed_jokers(seen: SeatView, action: ExchangeJoker) -> list[Face]:
+        formation = next((f for f in seen.table if f.id == action.target), None)
+        jokers = [] if formation is None else [f for f in formation.faces if f.is_joker]
+        return jokers[: len(action.faces)]
+
+
+def _without(rack: Sequence[Face], face: Face) -> list[Face]:
+    rest = list(rack)
+    if face in rest:
+        rest.remove(face)
+    return rest
+
+
+_ENCODERS: dict[tuple[str, PieceSet], tuple[Variant, ActionFeatures]] = {}
+
+
+def action_features(variant: Variant, pieces: PieceSet) -> ActionFeatures:
+    """The action-feature encoder of ``variant`` with ``pieces``, built once and cached."""
+    key = (variant.name, pieces)
+    known = _ENCODERS.get(key)
+    if known is None or known[0] is not variant:
+        known = _ENCODERS[key] = (variant, ActionFeatures(variant, pieces))
+    return known[1]
