@@ -64,13 +64,34 @@ PLAYERS = 4
 OPENING_POINTS = 45
 TRUNCATED_SCORE = -300.0
 TYPES = (
-    "draw", "take_last", "take_middle", "meld", "attach", "exchange", "discard", "close",
-    "three", "board", "reset", "atu", "doubles", "swap", "answer", "reshuffle", "ready",
+    "draw",
+    "take_last",
+    "take_middle",
+    "meld",
+    "attach",
+    "exchange",
+    "discard",
+    "close",
+    "three",
+    "board",
+    "reset",
+    "atu",
+    "doubles",
+    "swap",
+    "answer",
+    "reshuffle",
+    "ready",
 )
 TYPE_INDEX = {name: i for i, name in enumerate(TYPES)}
 DETAILS = (
-    "meld points", "completes opening", "meld length", "piece value", "piece partners",
-    "top tile partners", "laid this turn", "joker",
+    "meld points",
+    "completes opening",
+    "meld length",
+    "piece value",
+    "piece partners",
+    "top tile partners",
+    "laid this turn",
+    "joker",
 )
 # Per action: its type one-hot, the same one-hot once opened, then the details.
 FEATURE_NAMES = (*TYPES, *(f"{t}|opened" for t in TYPES), *DETAILS)
@@ -303,8 +324,7 @@ def main() -> None:
     )
     top = np.argsort(-np.abs(policy.weights))[:8]
     print(
-        "largest weights: "
-        + ", ".join(f"{FEATURE_NAMES[i]} {policy.weights[i]:+.2f}" for i in top)
+        "largest weights: " + ", ".join(f"{FEATURE_NAMES[i]} {policy.weights[i]:+.2f}" for i in top)
     )
 
 
