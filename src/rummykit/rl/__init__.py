@@ -42,6 +42,7 @@ from rummykit.rl.core import (
     is_match_option,
     observation_encoder,
 )
+from rummykit.rl.features import ActionFeatures, action_features
 from rummykit.rl.gym_env import RummyGymEnv, gymnasium_id, register_gymnasium_envs
 from rummykit.rl.memory import PublicMemory
 from rummykit.rl.observation import (
@@ -59,6 +60,7 @@ __all__ = [
     "REWARD_MODES",
     "ActionBlock",
     "ActionCodec",
+    "ActionFeatures",
     "InvalidActionError",
     "ObservationBlock",
     "ObservationEncoder",
@@ -70,6 +72,7 @@ __all__ = [
     "Table",
     "UnencodableActionError",
     "action_codec",
+    "action_features",
     "agent_name",
     "env",
     "episode_options",
