@@ -163,3 +163,30 @@ def test_self_play_pool_policies_choose_rows_in_features_mode() -> None:
 def test_gymnasium_check_env_accepts_features_mode() -> None:
     env = RummyGymEnv("basic", players=2, action_space="features", illegal_action="random")
     check_env(env, skip_render_check=True)
+
+
+# The warnings PettingZoo's api_test gives its own classic games too (test_rl_aec.py).
+@pytest.mark.filterwarnings(
+    "ignore:Observation is not a NumPy array",
+    "ignore:Observation space for each agent probably should be",
+    "ignore:Action mask numpy array is all zeros",
+)
+def test_pettingzoo_features_mode_passes_the_api_test_and_plays_rows() -> None:
+    from pettingzoo.test import api_test
+
+    from rummykit.rl import raw_env
+
+    env = raw_env("basic", players=3, action_space="features", max_legal_actions=24)
+    api_test(env, num_cycles=200)
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for agent in env.agent_iter(max_iter=400):
+        obs, _reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        rows = env.rows.rows(env.table.to_move)
+        assert obs["action_mask"].sum() == len(rows) > 0
+        assert obs["action_features"].shape == (24, env.rows.encoder.size)
+        assert env.action_space(agent).n == 24
+        env.step(int(rng.integers(len(rows))))

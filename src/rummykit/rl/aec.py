@@ -12,7 +12,7 @@ environment plays ``next`` itself.  See ``docs/rl.md``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -22,8 +22,10 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from rummykit.engine import Game
 from rummykit.rl.core import DEFAULT_MAX_STEPS_PER_DEAL, RewardMode, Table
+from rummykit.rl.features import DEFAULT_MAX_LEGAL_ACTIONS, LegalRows
 from rummykit.rl.observation import OBSERVATION_VERSION
 from rummykit.rl.render import RgbCanvas, render_rgb, render_text
+from rummykit.rules.options import OptionError
 from rummykit.rules.variant import Variant
 
 __all__ = ["RummyEnv", "agent_name", "env", "observation_space", "raw_env"]
@@ -63,6 +65,11 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         ``None``, ``"human"`` (print), ``"ansi"`` (return text) or
         ``"rgb_array"`` (an ``H x W x 3`` ``uint8`` picture): what the seat to
         move sees.
+    ``action_space``
+        ``"flat"`` (default): the codec's numbers.  ``"features"``: the legal
+        actions as rows of feature vectors (``observation["action_features"]``,
+        :mod:`rummykit.rl.features`) and the action a row index, with
+        ``max_legal_actions`` rows (default 64).
     """
 
     # An instance attribute, as in AECEnv; each instance names its variant.
@@ -83,9 +90,15 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         reward: RewardMode = "score",
         reward_scale: float = 1.0,
         max_steps_per_deal: int = DEFAULT_MAX_STEPS_PER_DEAL,
+        action_space: Literal["flat", "features"] = "flat",
+        max_legal_actions: int = DEFAULT_MAX_LEGAL_ACTIONS,
         **options: Any,
     ) -> None:
         super().__init__()
+        if action_space not in ("flat", "features"):
+            raise OptionError(
+                f"action_space = {action_space!r} is not allowed; use 'flat' | 'features'"
+            )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}"
@@ -106,10 +119,15 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents: list[str] = [agent_name(s) for s in range(self.table.players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         space = observation_space(self.table.encoder.size, self.table.codec.size)
+        self.rows: LegalRows | None = None
+        """With ``action_space="features"``: the rows of the agent to move."""
+        actions = self.table.codec.size
+        if action_space == "features":
+            self.rows = LegalRows(self.table, max_legal_actions)
+            space = self.rows.spaces(space["observation"], True)
+            actions = self.rows.max_rows
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
-        self.action_spaces = {
-            a: spaces.Discrete(self.table.codec.size) for a in self.possible_agents
-        }
+        self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
         self._seeds = np.random.default_rng()
         self.agents: list[str] = []
 
@@ -157,6 +175,8 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation and action mask (all 0 unless it is to move)."""
         seat = self._seat[agent]
+        if self.rows is not None:
+            return self.rows.observe(self.table.observation(seat), seat, True)
         return {
             "observation": self.table.observation(seat),
             "action_mask": self.table.action_mask(seat),
@@ -176,6 +196,8 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         # The agent has seen its accumulated reward and info through last().
         self._cumulative_rewards[agent] = 0.0
         self.infos[agent] = {}
+        if self.rows is not None:
+            action = self.rows.number(self._seat[agent], action)
         outcome = self.table.play(action)
         # Rewards are non-zero only on a deal's last step, so the reward dicts are
         # touched only then and on the step after it.

@@ -46,6 +46,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from gymnasium import spaces
 
 from rummykit.engine import SeatView
 from rummykit.engine.actions import (
@@ -73,9 +74,19 @@ from rummykit.engine.actions import (
     TakeColumn,
 )
 from rummykit.model.pieces import JOKER_KIND, Face, PieceSet
+from rummykit.rl.core import InvalidActionError, Table
+from rummykit.rl.observation import seat_view
+from rummykit.rules.options import OptionError
 from rummykit.rules.variant import Variant
 
-__all__ = ["VERBS", "ActionFeatureBlock", "ActionFeatures", "action_features"]
+__all__ = [
+    "DEFAULT_MAX_LEGAL_ACTIONS",
+    "VERBS",
+    "ActionFeatureBlock",
+    "ActionFeatures",
+    "LegalRows",
+    "action_features",
+]
 
 KINDS = JOKER_KIND + 1
 VERBS: tuple[type, ...] = (
@@ -294,3 +305,102 @@ def action_features(variant: Variant, pieces: PieceSet) -> ActionFeatures:
     if known is None or known[0] is not variant:
         known = _ENCODERS[key] = (variant, ActionFeatures(variant, pieces))
     return known[1]
+
+
+DEFAULT_MAX_LEGAL_ACTIONS = 64
+"""Rows of ``action_space="features"``: legal actions listed per step (docs/rl.md)."""
+# Rows list these blocks after every other action, so that a state with more legal
+# actions than rows drops only some of its table plays, never a draw or a discard.
+_TABLE_PLAY_BLOCKS = ("meld", "attach", "exchange", "reclaim")
+
+
+class LegalRows:
+    """The environments' ``action_space="features"``: a seat's legal actions as rows.
+
+    Row ``i`` is legal action ``rows(seat)[i]`` (a flat number): the legal actions in
+    number order, formations, attachments, exchanges and reclaims after the others, at
+    most ``max_rows`` of them (``overflow`` counts those left out at the last listing).
+    """
+
+    def __init__(self, table: Table, max_rows: int = DEFAULT_MAX_LEGAL_ACTIONS) -> None:
+        if max_rows < 1:
+            raise OptionError(f"max_legal_actions = {max_rows} must be >= 1")
+        self.table = table
+        self.max_rows = int(max_rows)
+        self.encoder = action_features(table.variant, table.game.pieces)
+        codec = table.codec
+        self._late = np.zeros(codec.size, dtype=np.bool_)
+        for name in _TABLE_PLAY_BLOCKS:
+            block = codec.block(name)
+            self._late[block.start : block.stop] = True
+        self._key: tuple[int, int, int] = (-1, -1, -1)
+        self._rows: list[int] = []
+        self.overflow = 0
+
+    def spaces(self, observation: spaces.Space[Any], with_mask: bool) -> spaces.Dict:
+        """The observation space: the vector, the rows' features and (optionally) the mask."""
+        entries: dict[str, spaces.Space[Any]] = {
+            "observation": observation,
+            "action_features": spaces.Box(
+                0.0, 1.0, (self.max_rows, self.encoder.size), dtype=np.float32
+            ),
+        }
+        if with_mask:
+            entries["action_mask"] = spaces.Box(0, 1, (self.max_rows,), dtype=np.int8)
+        return spaces.Dict(entries)
+
+    def rows(self, seat: int) -> list[int]:
+        """The flat numbers of ``seat``'s rows now (none unless it is to move)."""
+        table = self.table
+        key = (id(table.game), len(table.game.log), seat)
+        if key != self._key:
+            legal = sorted(table.legal()) if seat == table.to_move and not table.is_over else []
+            late = self._late
+            ordered = [n for n in legal if not late[n]] + [n for n in legal if late[n]]
+            self.overflow = max(0, len(ordered) - self.max_rows)
+            self._rows = ordered[: self.max_rows]
+            self._key = key
+        return self._rows
+
+    def mask(self, seat: int) -> npt.NDArray[np.int8]:
+        """1 for each row in use."""
+        mask = np.zeros(self.max_rows, dtype=np.int8)
+        mask[: len(self.rows(seat))] = 1
+        return mask
+
+    def features(self, seat: int) -> npt.NDArray[np.float32]:
+        """The ``(max_rows, F)`` features; rows past the legal ones are 0."""
+        rows = self.rows(seat)
+        out = np.zeros((self.max_rows, self.encoder.size), dtype=np.float32)
+        if rows:
+            legal = self.table.legal()
+            out[: len(rows)] = self.encoder.encode(
+                seat_view(self.table.game, seat), [legal[n] for n in rows]
+            )
+        return out
+
+    def number(self, seat: int, row: Any) -> int:
+        """The flat number of row ``row``; :class:`InvalidActionError` past the rows."""
+        rows = self.rows(seat)
+        try:
+            index = int(row)
+        except (TypeError, ValueError):
+            raise InvalidActionError(f"action must be a row index, not {row!r}") from None
+        if isinstance(row, bool | float) or not 0 <= index < len(rows):
+            raise InvalidActionError(
+                f"row {row!r} is not a legal action: this state lists {len(rows)} "
+                f"(rows 0..{len(rows) - 1})"
+            )
+        return rows[index]
+
+    def observe(
+        self, vector: npt.NDArray[np.float32], seat: int, with_mask: bool
+    ) -> dict[str, Any]:
+        """The observation dict of ``seat``."""
+        observation: dict[str, Any] = {
+            "observation": vector,
+            "action_features": self.features(seat),
+        }
+        if with_mask:
+            observation["action_mask"] = self.mask(seat)
+        return observation

@@ -29,12 +29,11 @@ from rummykit.engine import Game, view
 from rummykit.rl.aec import observation_space
 from rummykit.rl.core import (
     DEFAULT_MAX_STEPS_PER_DEAL,
-    InvalidActionError,
     RewardMode,
     StepOutcome,
     Table,
 )
-from rummykit.rl.features import ActionFeatures, action_features
+from rummykit.rl.features import DEFAULT_MAX_LEGAL_ACTIONS, ActionFeatures, LegalRows
 from rummykit.rl.observation import OBSERVATION_VERSION, seat_view
 from rummykit.rl.opponents import Opponent, OpponentSpec
 from rummykit.rl.render import RgbCanvas, render_rgb, render_text
@@ -42,7 +41,6 @@ from rummykit.rules.options import OptionError
 from rummykit.rules.variant import Variant, all_variants
 
 __all__ = [
-    "DEFAULT_MAX_LEGAL_ACTIONS",
     "ActionSpaceMode",
     "IllegalActionMode",
     "RummyGymEnv",
@@ -52,11 +50,6 @@ __all__ = [
 
 IllegalActionMode = Literal["raise", "random"]
 ActionSpaceMode = Literal["flat", "features"]
-DEFAULT_MAX_LEGAL_ACTIONS = 64
-"""Rows of ``action_space="features"``: legal actions listed per step (see docs/rl.md)."""
-# Rows list these blocks after every other action, so that a state with more legal
-# actions than rows drops only some of its table plays, never a draw or a discard.
-_TABLE_PLAY_BLOCKS = ("meld", "attach", "exchange", "reclaim")
 
 
 _MAX_SKIPPED_DEALS = 100
@@ -158,36 +151,16 @@ class RummyGymEnv(gymnasium.Env[Any, np.int64]):
             raise OptionError(
                 f"action_space = {action_space!r} is not allowed; use 'flat' | 'features'"
             )
-        if max_legal_actions < 1:
-            raise OptionError(f"max_legal_actions = {max_legal_actions} must be >= 1")
         self.action_mode: ActionSpaceMode = action_space
-        self.max_legal_actions = int(max_legal_actions)
-        self.features: ActionFeatures | None = None
-        self._rows: list[int] = []
-        self._rows_key: tuple[int, int] = (-1, -1)
-        self._overflow = 0
-        codec = self.table.codec
-        self._late = np.zeros(codec.size, dtype=np.bool_)
-        for name in _TABLE_PLAY_BLOCKS:
-            block = codec.block(name)
-            self._late[block.start : block.stop] = True
+        self.rows: LegalRows | None = None
         full = observation_space(self.table.encoder.size, self.table.codec.size)
         if action_space == "features":
-            self.features = action_features(self.table.variant, self.table.game.pieces)
-            rows = self.max_legal_actions
-            full = spaces.Dict(
-                {
-                    "observation": full["observation"],
-                    "action_features": spaces.Box(
-                        0.0, 1.0, (rows, self.features.size), dtype=np.float32
-                    ),
-                    "action_mask": spaces.Box(0, 1, (rows,), dtype=np.int8),
-                }
+            self.rows = LegalRows(self.table, max_legal_actions)
+            self.observation_space = cast(
+                spaces.Space[Any],
+                self.rows.spaces(full["observation"], self.mask_in_observation),
             )
-            if not self.mask_in_observation:
-                del full.spaces["action_mask"]
-            self.observation_space = cast(spaces.Space[Any], full)
-            self.action_space = spaces.Discrete(rows)
+            self.action_space = spaces.Discrete(self.rows.max_rows)
         else:
             self.observation_space = cast(
                 spaces.Space[Any], full if self.mask_in_observation else full["observation"]
@@ -252,16 +225,16 @@ class RummyGymEnv(gymnasium.Env[Any, np.int64]):
             legal = sorted(table.legal())
             action = legal[int(self.np_random.integers(len(legal)))]
             info["illegal_action"] = True
-        elif self.features is not None:
-            action = self._row_action(self.learner_seat, action)
+        elif self.rows is not None:
+            action = self.rows.number(self.learner_seat, action)
         reward = self._credit(table.play(action), info)
         more, bot_info = self._play_bots()
         info.update(bot_info)
         if self.render_mode == "human":
             self.render()
         observation = self._observe()
-        if self.features is not None and self._overflow:
-            info["legal_overflow"] = self._overflow
+        if self.rows is not None and self.rows.overflow:
+            info["legal_overflow"] = self.rows.overflow
         return (
             observation,
             reward + more,
@@ -273,14 +246,19 @@ class RummyGymEnv(gymnasium.Env[Any, np.int64]):
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's legal actions as booleans (the sb3-contrib convention); with
         ``action_space="features"`` one per row."""
-        if self.features is not None:
-            return self._row_mask(self.learner_seat).astype(bool)
+        if self.rows is not None:
+            return self.rows.mask(self.learner_seat).astype(bool)
         return self.table.action_mask(self.learner_seat).astype(bool)
 
     def legal_rows(self) -> list[int]:
         """With ``action_space="features"``: the flat action number of each row now (row
         ``i`` of ``action_features`` describes ``codec.decode(legal_rows()[i])``)."""
-        return list(self._legal_rows(self.learner_seat))
+        return [] if self.rows is None else list(self.rows.rows(self.learner_seat))
+
+    @property
+    def features(self) -> ActionFeatures | None:
+        """The action-feature encoder with ``action_space="features"``, else None."""
+        return None if self.rows is None else self.rows.encoder
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
         """What the learner sees: text (``"ansi"``), printed (``"human"``) or an
@@ -299,67 +277,27 @@ class RummyGymEnv(gymnasium.Env[Any, np.int64]):
 
     def _is_legal(self, action: Any) -> bool:
         try:
-            if self.features is not None:
-                return 0 <= int(action) < len(self._legal_rows(self.learner_seat))
+            if self.rows is not None:
+                return 0 <= int(action) < len(self.rows.rows(self.learner_seat))
             return int(action) in self.table.legal()
         except (TypeError, ValueError):
             return False
-
-    def _legal_rows(self, seat: int) -> list[int]:
-        """Flat numbers of the rows: the seat's legal actions, table plays last, each
-        group in number order, at most ``max_legal_actions`` (``info["legal_overflow"]``
-        counts those left out)."""
-        table = self.table
-        key = (len(table.game.log), seat)
-        if key != self._rows_key:
-            legal = sorted(table.legal()) if seat == table.to_move and not table.is_over else []
-            late = self._late
-            ordered = [n for n in legal if not late[n]] + [n for n in legal if late[n]]
-            self._overflow = max(0, len(ordered) - self.max_legal_actions)
-            self._rows = ordered[: self.max_legal_actions]
-            self._rows_key = key
-        return self._rows
-
-    def _row_mask(self, seat: int) -> npt.NDArray[np.int8]:
-        mask = np.zeros(self.max_legal_actions, dtype=np.int8)
-        mask[: len(self._legal_rows(seat))] = 1
-        return mask
-
-    def _row_action(self, seat: int, row: Any) -> int:
-        """The flat number of row ``row`` for ``seat``."""
-        rows = self._legal_rows(seat)
-        index = self.table._index(row) if not isinstance(row, int) else row
-        if not 0 <= index < len(rows):
-            raise InvalidActionError(
-                f"row {row!r} is not a legal action: this state lists {len(rows)} "
-                f"(rows 0..{len(rows) - 1})"
-            )
-        return rows[index]
 
     def _observe(self) -> Any:
         return self._observe_seat(self.learner_seat)
 
     def _observe_seat(self, seat: int) -> Any:
         vector = self.table.observation(seat)
-        if self.features is not None:
-            rows = self._legal_rows(seat)
-            features = np.zeros((self.max_legal_actions, self.features.size), dtype=np.float32)
-            if rows:
-                legal = self.table.legal()
-                seen = seat_view(self.table.game, seat)
-                features[: len(rows)] = self.features.encode(seen, [legal[n] for n in rows])
-            observation: dict[str, Any] = {"observation": vector, "action_features": features}
-            if self.mask_in_observation:
-                observation["action_mask"] = self._row_mask(seat)
-            return observation
+        if self.rows is not None:
+            return self.rows.observe(vector, seat, self.mask_in_observation)
         if not self.mask_in_observation:
             return vector
         return {"observation": vector, "action_mask": self.table.action_mask(seat)}
 
     def _observe_seat_with_mask(self, seat: int) -> Any:
         observation = self._observe_seat(seat)
-        if self.features is not None and "action_mask" not in observation:
-            observation["action_mask"] = self._row_mask(seat)
+        if self.rows is not None and "action_mask" not in observation:
+            observation["action_mask"] = self.rows.mask(seat)
         return observation
 
     def _credit(self, outcome: StepOutcome, info: dict[str, Any]) -> float:
@@ -382,7 +320,7 @@ class RummyGymEnv(gymnasium.Env[Any, np.int64]):
                 self._bot_view,
                 self._observe_seat_with_mask,
                 self._bot_rng,
-                None if self.features is None else self._row_action,
+                None if self.rows is None else self.rows.number,
             )
             reward += self._credit(table.play(number), info)
         return reward, info
