@@ -43,7 +43,7 @@ from rummykit.bots.board import (
     plays_board,
     wants_board,
 )
-from rummykit.bots.greedy import GreedyBot, meld_action, tile_usefulness
+from rummykit.bots.greedy import GreedyBot, greedy_order, meld_action
 from rummykit.bots.resample import ResampleError, resample
 from rummykit.engine.actions import (
     Action,
@@ -235,7 +235,8 @@ class ExpertBot:
             if key not in LEVELS:
                 raise ValueError(f"unknown expert level {level!r}; choose from {', '.join(LEVELS)}")
             self.level, self.name = LEVELS[key], f"expert-{key}"
-        self._greedy = GreedyBot()
+        # The expert has its own board rule (``Level.board``): greedy's is off.
+        self._greedy = GreedyBot(board_play=False)
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         """Pick an action from ``legal`` for ``view``'s seat."""
@@ -456,13 +457,7 @@ def _shed(view: SeatView, legal: Sequence[Action], variant: Variant) -> Action:
 
 
 def _greedy_order(view: SeatView, variant: Variant) -> Callable[[Face], tuple[int, int, Face]]:
-    """Greedy's discard order for the view's rack: least useful, then most costly, first."""
-    rack = list(view.rack)
-
-    def key(face: Face) -> tuple[int, int, Face]:
-        return (tile_usefulness(face, rack, variant), -variant.score_value(face), face)
-
-    return key
+    return greedy_order(view, variant)
 
 
 def _rollout(game: Game, action: Action, seat: int, seed: int) -> float:
