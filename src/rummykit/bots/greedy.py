@@ -21,7 +21,12 @@ import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from rummykit.bots.board import board_action, closing_tile_action, plays_board, wants_board
+from rummykit.bots.board import (
+    casual_board_action,
+    closing_tile_action,
+    plays_board,
+    wants_board,
+)
 from rummykit.engine.actions import (
     Action,
     AnnounceAtu,
@@ -55,6 +60,7 @@ __all__ = [
     "call_line",
     "greedy_order",
     "meld_action",
+    "outside_kinds",
     "pieces_outside",
     "tile_usefulness",
 ]
@@ -105,13 +111,19 @@ def greedy_order(view: SeatView, variant: Variant) -> Callable[[Face], tuple[int
 
 
 @lru_cache(maxsize=65_536)
-def _outside(kinds: tuple[int, ...], rules: MeldRules) -> int:
-    return min_deadwood(counts_of(kinds), rules, _UNIT).points
+def _outside(kinds: tuple[int, ...], rules: MeldRules) -> tuple[int, ...]:
+    return min_deadwood(counts_of(kinds), rules, _UNIT).deadwood
+
+
+def outside_kinds(hand: Sequence[Face], rules: MeldRules) -> tuple[int, ...]:
+    """The kinds of ``hand``'s pieces left outside its best formations, counted by
+    pieces (exact)."""
+    return _outside(tuple(sorted(f.kind for f in hand)), rules)
 
 
 def pieces_outside(hand: Sequence[Face], rules: MeldRules) -> int:
     """How many of ``hand``'s pieces lie outside its best formations (exact)."""
-    return _outside(tuple(sorted(f.kind for f in hand)), rules)
+    return len(outside_kinds(hand, rules))
 
 
 CALL_LINES = (30, 24, 17, 14, 12, 11, 9, 8, 7)
@@ -150,6 +162,10 @@ class GreedyBot:
         # repeat a sequence of moves that could not be committed.
         self._reset_this_turn = False
 
+    def forget_plan(self) -> None:
+        """Drop the rest of this turn's plan (another bot played in its place)."""
+        self._plan = []
+
     def reset_this_turn(self, view: SeatView) -> bool:
         """Whether this bot took back the turn ``view`` is in (``reset``)."""
         return self._reset_this_turn and self._plan_key == (
@@ -187,7 +203,7 @@ class GreedyBot:
         if plays_board(view, variant):
             order = greedy_order(view, variant)
             if self.board_play and view.board[view.seat]:
-                board = board_action(view, legal, variant, order)
+                board = casual_board_action(view, legal, variant, order)
                 if board is not None:
                     return board
             elif self.board_play and wants_board(view, legal, variant, BOARD_AT):
@@ -222,26 +238,29 @@ class GreedyBot:
         assert find_layout is not None
         rules = variant.rules_for(view.options)
         if view.column and TakeColumn(len(view.column) - 1) in legal_set:
-            top = view.column[-1]
-            hand = [*rack, top]
-            for i in range(len(rack)):
-                if find_layout(hand[:i] + hand[i + 1 :], view.options) is not None:
-                    return TakeColumn(len(view.column) - 1)
-            now = pieces_outside(rack, rules)
-            after = min(pieces_outside(hand[:i] + hand[i + 1 :], rules) for i in range(len(rack)))
-            if after < now:
+            hand = [*rack, view.column[-1]]
+            # Dropping a piece outside the best runs of ``hand`` leaves one fewer: that
+            # is the best discard's count, so one solve judges the take.
+            after = max(0, pieces_outside(hand, rules) - 1)
+            if after < pieces_outside(rack, rules):
+                return TakeColumn(len(view.column) - 1)
+            if after == 0 and any(
+                find_layout(hand[:i] + hand[i + 1 :], view.options) is not None
+                for i in range(len(rack))
+            ):
                 return TakeColumn(len(view.column) - 1)
         if Draw() in legal_set:
             return Draw()
         discards = sorted({a.face for a in legal if isinstance(a, Discard)})
         if discards:
-
-            def left(face: Face) -> tuple[int, int, Face]:
-                rest = list(rack)
-                rest.remove(face)
-                return (pieces_outside(rest, rules), tile_usefulness(face, rack, variant), face)
-
-            return Discard(min(discards, key=left))
+            outside = set(outside_kinds(rack, rules))
+            # A piece outside the best runs leaves the fewest outside when it goes.
+            return Discard(
+                min(
+                    discards,
+                    key=lambda f: (f.kind not in outside, tile_usefulness(f, rack, variant), f),
+                )
+            )
         return legal[0]
 
     def _acquire(self, view: SeatView, legal: set[Action], variant: Variant) -> Action:
