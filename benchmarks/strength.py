@@ -1,146 +1,278 @@
-"""Bot strength: expert against greedy over duplicate deals, and the expert's decision time.
+"""Bot strength (issue 16): the ladder hard > medium > greedy > random in every variant,
+hard against three medium seats, and decision times.
 
-    python benchmarks/strength.py --deals 2000 --level medium --logs strength-logs
+    python benchmarks/strength.py --deals 2000 --jobs 2 --logs strength-logs \\
+        --write docs/strength.md
 
-plays ``--deals`` duplicate deals (each deal twice, seats swapped) of expert
-(``--level``, default ``medium``: what ``expert`` means) against greedy in 2-seat
-remi_ro and 2-seat romme, one process (one core), appending every deal to
-``LOGS/<variant>-<level>.jsonl`` so an interrupted run resumes where it stopped.
-It then times ``--time-level`` decisions (default ``hard``) in expert-vs-greedy
-deals, one core.  It prints
-one table: per variant, deals played, expert's deals won, mean score difference
-with its 95 % interval, the OpenSkill ordinals, and whether the issue 4
-targets hold (positive difference whose interval excludes zero, ≥ 60 % of
-deals won, ≥ 2,000 deals); then the decision-time percentiles.
+plays, for every variant at 2 seats, ``--deals`` duplicate deals (each deal once per
+seat rotation on the same cards) of ``hard`` v ``medium``, ``medium`` v ``greedy`` and
+``greedy`` v ``random``; at 4 seats (remi_ro, romme, basic, continental) one ``hard``
+seat against three ``medium`` seats; then the ladder — every pair of random, greedy,
+easy, medium and hard on ``--ladder-deals`` deals, rated by one OpenSkill model — and
+the decision times of ``hard`` and ``medium`` (one core, wall-clock).  Every deal is
+appended to ``LOGS/<cell>.jsonl`` so an interrupted run resumes; deal *i* uses seed
+``SEED + i`` whatever ``--jobs``.  It prints the markdown tables, and with ``--write``
+replaces the generated block of that file (between the ``strength:begin`` and
+``strength:end`` markers).  ``--hard hard@N`` plays the search with N worlds a
+decision and no clock (faster, reproducible); the default is the real ``hard``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import platform
 import random
+import re
 import sys
 import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 from rummykit.bots import Bot, GreedyBot, make_bot
 from rummykit.bots.tournament import (
+    LADDER,
+    DealOutcome,
+    Ladder,
     Standings,
     TournamentSpec,
+    ladder_pairs,
     load_log,
     open_log,
-    play_duplicate,
+    run_deals,
 )
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.view import view
+from rummykit.rules.variant import all_variants, find_variant
 
-VARIANTS = ("remi_ro", "romme")
+FOUR_SEATS = ("remi_ro", "romme", "basic", "continental")
 TARGET_DEALS = 2_000
-TARGET_WIN_RATE = 0.60
-TARGET_P95_S = 1.0
+TARGET_HARD_V_MEDIUM = 0.55
+TARGET_HARD_P95_S, TARGET_HARD_MAX_S, TARGET_MEDIUM_P95_S = 1.0, 3.0, 0.1
+SIMULATION_RECYCLES = 3
+"""RULES A-05: bots can recycle the stock for ever; like `rummykit tournament`, cap it."""
+BEGIN, END = "<!-- strength:begin -->", "<!-- strength:end -->"
 
 
-def run_variant(variant: str, level: str, deals: int, logs: Path, seed: int) -> Standings:
-    spec = TournamentSpec(variant, (f"expert-{level}", "greedy"), {}, seed)
-    path = logs / f"{variant}-{level}.jsonl"
-    done = load_log(path, spec)
-    have = {o.index for o in done}
+def options_for(variant: str) -> dict[str, object]:
+    """The tournament command's options: the stock recycle cap where the variant has it."""
+    v = find_variant(variant)
+    if any(o.name == "max_stock_recycles" for o in v.options):
+        return {"max_stock_recycles": SIMULATION_RECYCLES}
+    return {}
+
+
+def play_cell(
+    variant: str, bots: Sequence[str], deals: int, seed: int, logs: Path, jobs: int
+) -> Standings:
+    """``deals`` duplicate deals of ``bots`` (one per seat), resumed from the cell's log."""
+    spec = TournamentSpec(variant, tuple(bots), options_for(variant), seed)
+    path = logs / f"{variant}-{len(bots)}p-{'-'.join(bots)}.jsonl"
+    done = [o for o in load_log(path, spec) if o.index < deals]
     standings = Standings(spec.labels())
-    standings.extend(o for o in done if o.index < deals)
+    standings.extend(done)
+    have = {o.index for o in done}
+    todo = [i for i in range(deals) if i not in have]
     with open_log(path, spec) as log:
-        for index in range(deals):
-            if index in have:
-                continue
-            outcome = play_duplicate(spec, index)
+
+        def record(outcome: DealOutcome) -> None:
             standings.add(outcome)
             log.write(json.dumps(outcome.to_json()) + "\n")
             log.flush()
-            if (index + 1) % 50 == 0:
-                print(
-                    f"  {variant}: {index + 1}/{deals} deals",
-                    file=sys.stderr,
-                    flush=True,
-                )
+
+        run_deals(spec, todo, jobs=jobs, on_deal=record)
+    print(f"  {variant} {'/'.join(bots)}: {len(standings.outcomes)} deals", file=sys.stderr)
     return standings
 
 
-def decision_times(level: str, positions: int, seed: int) -> list[float]:
-    """Seconds per expert decision with more than one legal action, in expert-vs-greedy
-    deals (the positions the expert meets, board play included), one core."""
+def _ci(low: float, high: float) -> str:
+    return "n/a" if math.isinf(high) else f"{low:+.2f} … {high:+.2f}"
+
+
+def two_seat_rows(variants: Sequence[str], args: argparse.Namespace) -> list[str]:
+    rows = [
+        "| variant | match | deals | first bot's deals won | mean score diff (95% CI) | "
+        "step holds |",
+        "|---|---|---|---|---|---|",
+    ]
+    hard = args.hard
+    for variant in variants:
+        for pair in ((hard, "medium"), ("medium", "greedy"), ("greedy", "random")):
+            standings = play_cell(variant, pair, args.deals, args.seed, args.logs, args.jobs)
+            first = standings.table()[0]
+            n = len(standings.outcomes)
+            holds = first.ci95[0] > 0
+            if pair[0] == hard:
+                holds = holds and first.win_rate >= TARGET_HARD_V_MEDIUM
+            verdict = "yes" if holds else "no"
+            if n < TARGET_DEALS:
+                verdict += f" ({n} < {TARGET_DEALS:,} deals)"
+            rows.append(
+                f"| {variant} | {pair[0]} v {pair[1]} | {n} | {first.deals_won:g} "
+                f"({100 * first.win_rate:.1f}%) | {first.mean_diff:+.2f} "
+                f"({_ci(*first.ci95)}) | {verdict} |"
+            )
+    return rows
+
+
+def four_seat_rows(args: argparse.Namespace) -> list[str]:
+    rows = [
+        f"| variant | deals | {args.hard} deals won (fair share 25%) | "
+        "mean score diff v the medium seats (95% CI) | target holds |",
+        "|---|---|---|---|---|",
+    ]
+    for variant in FOUR_SEATS:
+        bots = (args.hard, "medium", "medium", "medium")
+        standings = play_cell(variant, bots, args.deals4, args.seed, args.logs, args.jobs)
+        first = standings.table()[0]
+        n = len(standings.outcomes)
+        holds = first.win_rate > 0.25 and first.ci95[0] > 0
+        verdict = ("yes" if holds else "no") + (
+            f" ({n} < {TARGET_DEALS:,} deals)" if n < TARGET_DEALS else ""
+        )
+        rows.append(
+            f"| {variant} | {n} | {first.deals_won:g} ({100 * first.win_rate:.1f}%) | "
+            f"{first.mean_diff:+.2f} ({_ci(*first.ci95)}) | {verdict} |"
+        )
+    return rows
+
+
+def ladder_rows(variants: Sequence[str], args: argparse.Namespace) -> list[str]:
+    bots = [args.hard if b == "hard" else b for b in LADDER]
+    rows = [
+        "| variant | deals a pair | ladder, strongest first: bot (OpenSkill ordinal) |",
+        "|---|---|---|",
+    ]
+    for variant in variants:
+        ladder = Ladder(bots)
+        for pair in ladder_pairs(bots):
+            standings = play_cell(variant, pair, args.ladder_deals, args.seed, args.logs, args.jobs)
+            for outcome in standings.outcomes:
+                ladder.add(pair, outcome)
+        ranked = ", ".join(f"{b} ({o:.1f})" for b, (_, _, o) in ladder.ratings().items())
+        rows.append(f"| {variant} | {args.ladder_deals} | {ranked} |")
+    return rows
+
+
+def decision_times(name: str, positions: int, seed: int, variants: Sequence[str]) -> list[float]:
+    """Seconds per decision of bot ``name`` with more than one legal action, in deals
+    against greedy (2 seats, the variants in turn), one core, wall-clock."""
     rng = random.Random(seed)
     times: list[float] = []
     game_seed = seed
     while len(times) < positions:
-        variant = VARIANTS[game_seed % len(VARIANTS)]
-        game = Game(variant, 2, seed=game_seed)
-        expert_seat = game_seed // len(VARIANTS) % 2
+        variant = variants[game_seed % len(variants)]
+        game = Game(variant, 2, options_for(variant), seed=game_seed)
+        seat = game_seed // len(variants) % 2
         game_seed += 1
         bots: list[Bot] = [GreedyBot(), GreedyBot()]
-        bots[expert_seat] = make_bot("expert", level=level)
-        while game.phase is not Phase.DEAL_END and not game.is_over and len(times) < positions:
-            seat = game.to_move
+        bots[seat] = make_bot(name)
+        actions = 0
+        while not game.results and len(times) < positions and actions < 3_000:
+            to_move = game.to_move
             legal = game.legal_actions()
-            seen = view(game, seat)
-            timed = seat == expert_seat and game.phase in (Phase.TURNS, Phase.ROUND1)
+            seen = view(game, to_move)
             start = time.perf_counter()
-            action = bots[seat].choose(seen, legal, rng)
-            if timed and len(legal) > 1:
-                times.append(time.perf_counter() - start)
+            action = bots[to_move].choose(seen, legal, rng)
+            spent = time.perf_counter() - start
+            if to_move == seat and len(legal) > 1 and game.phase in (Phase.TURNS, Phase.ROUND1):
+                times.append(spent)
             game.apply(action)
+            actions += 1
     return times
 
 
-def _pct(values: list[float], q: float) -> float:
+def _pct(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def time_rows(variants: Sequence[str], args: argparse.Namespace) -> list[str]:
+    rows = [
+        "| bot | decisions timed | median | p95 | max | target |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, target in (
+        ("hard", f"p95 ≤ {TARGET_HARD_P95_S:g} s, max ≤ {TARGET_HARD_MAX_S:g} s"),
+        ("medium", f"p95 ≤ {TARGET_MEDIUM_P95_S:g} s"),
+    ):
+        times = decision_times(name, args.positions, args.seed, variants)
+        p95, top = _pct(times, 0.95), max(times)
+        if name == "hard":
+            met = p95 <= TARGET_HARD_P95_S and top <= TARGET_HARD_MAX_S
+        else:
+            met = p95 <= TARGET_MEDIUM_P95_S
+        rows.append(
+            f"| {name} | {len(times)} | {_pct(times, 0.5):.4f} s | {p95:.4f} s | "
+            f"{top:.3f} s | {target} ({'met' if met else 'not met'}) |"
+        )
+    return rows
+
+
+def write_block(path: Path, text: str) -> None:
+    """Replace the generated block of ``path`` (between the markers) with ``text``."""
+    doc = path.read_text(encoding="utf-8")
+    if BEGIN not in doc or END not in doc:
+        raise SystemExit(f"{path} has no {BEGIN} … {END} block to replace")
+    block = f"{BEGIN}\n{text.rstrip()}\n{END}"
+    path.write_text(
+        re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: block, doc, flags=re.S),
+        encoding="utf-8",
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=TARGET_DEALS, help="duplicate deals")
-    parser.add_argument("--level", default="medium", help="expert level played (easy/medium/hard)")
+    parser.add_argument("--deals", type=int, default=TARGET_DEALS, help="2-seat deals a cell")
+    parser.add_argument("--deals4", type=int, default=TARGET_DEALS, help="4-seat deals a cell")
+    parser.add_argument("--ladder-deals", type=int, default=200, help="ladder deals a pair")
+    parser.add_argument("--jobs", "-j", type=int, default=1, help="worker processes")
+    parser.add_argument("--hard", default="hard", help="the hard bot: hard, or hard@N")
     parser.add_argument("--logs", type=Path, default=Path("strength-logs"), help="log folder")
-    parser.add_argument("--seed", type=int, default=0, help="deal i uses seed SEED+i")
-    parser.add_argument("--variants", default=",".join(VARIANTS), help="comma list")
-    parser.add_argument("--time-level", default="hard", help="level whose decisions are timed")
-    parser.add_argument("--positions", type=int, default=300, help="decisions timed")
-    parser.add_argument("--quick", action="store_true", help="10 deals, 20 decisions")
+    parser.add_argument("--seed", type=int, default=100_000, help="deal i uses seed SEED+i")
+    parser.add_argument("--variants", default=",".join(sorted(v.name for v in all_variants())))
+    parser.add_argument("--positions", type=int, default=300, help="decisions timed a bot")
+    parser.add_argument(
+        "--parts", default="two,four,ladder,times", help="which tables (comma list)"
+    )
+    parser.add_argument("--write", type=Path, default=None, help="replace this doc's block")
+    parser.add_argument("--quick", action="store_true", help="3 deals a cell, 10 decisions")
     args = parser.parse_args()
     if args.quick:
-        args.deals, args.positions = 10, 20
+        args.deals = args.deals4 = args.ladder_deals = 3
+        args.positions = 10
     args.logs.mkdir(parents=True, exist_ok=True)
-    print(
-        f"rummykit strength — expert-{args.level} vs greedy, 2 seats; Python "
-        f"{platform.python_version()} on {platform.machine()}, one process"
-    )
-    print()
-    print(
-        "| variant | deals | expert deals won | mean score diff (95% CI) | ordinal expert / greedy "
-        "| targets |"
-    )
-    print("|---|---|---|---|---|---|")
-    for variant in args.variants.split(","):
-        standings = run_variant(variant, args.level, args.deals, args.logs, args.seed)
-        expert, greedy = standings.table()
-        n = len(standings.outcomes)
-        ok = expert.ci95[0] > 0 and expert.win_rate >= TARGET_WIN_RATE and n >= TARGET_DEALS
-        print(
-            f"| {variant} | {n} | {expert.deals_won:g} ({100 * expert.win_rate:.1f}%) | "
-            f"{expert.mean_diff:+.2f} ({expert.ci95[0]:+.2f} … {expert.ci95[1]:+.2f}) | "
-            f"{expert.ordinal:.2f} / {greedy.ordinal:.2f} | {'met' if ok else 'not met'} |",
-            flush=True,
-        )
-    times = decision_times(args.time_level, args.positions, args.seed)
-    print()
-    print("| decision time | value | target |")
-    print("|---|---|---|")
-    print(f"| expert-{args.time_level} decisions timed | {len(times)} | |")
-    print(f"| median (s) | {_pct(times, 0.5):.4f} | |")
-    p95 = _pct(times, 0.95)
-    verdict = "met" if p95 <= TARGET_P95_S else "not met"
-    print(f"| p95 (s) | {p95:.4f} | ≤ {TARGET_P95_S:g} ({verdict}) |")
-    print(f"| max (s) | {max(times):.4f} | |")
+    variants = args.variants.split(",")
+    parts = set(args.parts.split(","))
+    started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    out = [
+        f"Generated by `benchmarks/strength.py` ({started}): Python "
+        f"{platform.python_version()} on {platform.machine()}, {args.jobs} job(s), "
+        f"deals from seed {args.seed}; `{args.hard}` is the hard bot played.",
+        "",
+    ]
+    if "two" in parts:
+        out += ["**2 seats, every variant** (each step of the ladder):", ""]
+        out += [*two_seat_rows(variants, args), ""]
+    if "four" in parts:
+        out += [f"**4 seats:** one `{args.hard}` seat against three `medium` seats:", ""]
+        out += [*four_seat_rows(args), ""]
+    if "ladder" in parts:
+        out += ["**The ladder** (every pair at 2 seats, one OpenSkill model):", ""]
+        out += [*ladder_rows(variants, args), ""]
+    if "times" in parts:
+        out += [
+            "**Decision time**, decisions with more than one legal action in deals "
+            f"against greedy ({', '.join(variants)}), one process:",
+            "",
+        ]
+        out += [*time_rows(variants, args), ""]
+    text = "\n".join(out)
+    print(text)
+    if args.write is not None:
+        write_block(args.write, text)
 
 
 if __name__ == "__main__":

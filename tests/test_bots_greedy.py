@@ -14,10 +14,24 @@ import pytest
 import rummykit.bots.greedy as greedy_module
 from remi_ro_support import face, pass_turn, rack, stacked_game, table
 from rummykit.bots import GreedyBot, play_to_end, play_turn
+from rummykit.bots.greedy import CALL_LINES, call_line, pieces_outside
 from rummykit.cli.simulate import run_simulation, simulate_one
-from rummykit.engine.actions import Action, AnnounceThree, Discard, Draw, Meld, Ready, TakeColumn
+from rummykit.engine.actions import (
+    Action,
+    AnnounceThree,
+    CallRemi,
+    CloseBoard,
+    DeclareBoard,
+    Discard,
+    Draw,
+    Meld,
+    Ready,
+    TakeColumn,
+)
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.view import SeatView, view
+from rummykit.model.pieces import Face, Material, parse_faces
+from rummykit.rules.continental import CONTINENTAL
 from rummykit.rules.remi_ro import REMI_RO
 from rummykit.solver.opening import best_opening
 
@@ -338,3 +352,106 @@ def test_greedy_takes_back_a_turn_it_cannot_finish_and_says_so_for_that_turn_onl
     later = view(game, 0)
     turns = (later.turns_taken[0] + 1, *later.turns_taken[1:])
     assert not bot.reset_this_turn(replace(later, turns_taken=turns))
+
+
+# --------------------------------------------------- the scoring rules a casual player knows
+
+READY = "R1 R2 R3 R4 B5 Y5 K5 R7 R8 R9 Y10 Y11 Y12 Y13"
+"""Fourteen tiles in runs and sets: a "Simple" board contract (RULES §9.13)."""
+
+
+@pytest.mark.parametrize(
+    ("rack0", "declares"),
+    [
+        (READY, True),
+        # K12 for Y13 fits nothing: a tile short, still close.
+        (READY.replace("Y13", "K12"), True),
+        # Fillers form nothing: far from any contract, greedy lays out as usual.
+        ("", False),
+    ],
+)
+def test_greedy_plays_on_the_board_when_its_rack_is_near_a_contract(
+    rack0: str, declares: bool
+) -> None:
+    """RULES §9.13: a board contract pays 500 or more; greedy declares within its first
+    turns from a rack at most BOARD_AT tiles short of one."""
+    game = stacked_game(2, {0: rack0})
+    assert game.to_move == 0
+    action = GreedyBot().choose(view(game, 0), game.legal_actions(), random.Random(0))
+    assert (action == DeclareBoard()) is declares
+    assert (
+        GreedyBot(board_play=False).choose(view(game, 0), game.legal_actions(), random.Random(0))
+        != DeclareBoard()
+    )
+
+
+def test_greedy_completes_its_board_contract_and_closes_with_a_1() -> None:
+    """RULES §9.13 and §9.11: the board player closes when 14 tiles form a contract; the
+    1 as the closing tile doubles it."""
+    game = stacked_game(2, {0: READY + " K12"}, stock="- Y9")
+    bot, rng = GreedyBot(), random.Random(0)
+    assert play_turn(game, bot, rng) == DeclareBoard()
+    assert play_turn(game, bot, rng) == Discard(face("K12"))
+    pass_turn(game)
+    assert play_turn(game, bot, rng) == Draw()
+    assert play_turn(game, bot, rng) == CloseBoard(face("R1"))
+    assert game.results[0].end == "board" and game.results[0].scores[0] == 1000
+
+
+def _vienna_call_view(turns: int) -> tuple[SeatView, list[Action]]:
+    """Seat 0 of 2-seat Vienna after its draw, 11 cards, deadwood 16 (9C 7D)."""
+    hand = faces_of("2H 3H 4H 5S 5D 5C JC QC KC 9C 7D")
+    seen = replace(
+        view(Game("vienna", 2, seed=5), 0),
+        rack=tuple(hand),
+        turns_taken=(turns, turns),
+        phase=Phase.TURNS,
+    )
+    return seen, [CallRemi(), *(Discard(f) for f in sorted(set(hand)))]
+
+
+def test_greedy_calls_in_vienna_early_with_a_hand_an_opponent_rarely_beats() -> None:
+    """RULES §6.6: the caller must hold less deadwood than every opponent.  Two turns in,
+    an opponent rarely holds under 17 (CALL_LINES): 16 is worth a call; eight turns in,
+    most opponents are lower, so greedy discards 9C and plays on."""
+    early, legal = _vienna_call_view(turns=2)
+    assert call_line(early) == CALL_LINES[2] == 17
+    assert GreedyBot().choose(early, legal, random.Random(0)) == CallRemi()
+    late, legal = _vienna_call_view(turns=8)
+    assert GreedyBot().choose(late, legal, random.Random(0)) == Discard(faces_of("9C")[0])
+    # A third seat must be beaten too: the line drops.
+    assert call_line(replace(early, players=3, turns_taken=(2, 2, 2))) == 14
+
+
+def test_greedy_keeps_the_cards_nearest_a_continental_layout() -> None:
+    """RULES §7.6: only a whole hand of runs goes out.  Greedy discards a card that
+    leaves the fewest cards outside runs (13 of the 16 lie in four runs)."""
+    hand = faces_of("3H 4H 5H 6H 7C 8C 9C 10D JD QD 5S 6S 7S AD 9H KS")
+    seen = replace(view(Game("continental", 2, seed=5), 0), rack=tuple(hand))
+    legal: list[Action] = [Discard(f) for f in sorted(set(hand))]
+    action = GreedyBot().choose(seen, legal, random.Random(0))
+    rules = CONTINENTAL.rules_for(seen.options)
+    left = [f for f in hand if f != action.face]  # type: ignore[union-attr]
+    assert pieces_outside(left, rules) == 2
+    assert action in (
+        Discard(faces_of("KS")[0]),
+        Discard(faces_of("AD")[0]),
+        Discard(faces_of("9H")[0]),
+    )
+
+
+def test_greedy_takes_a_continental_discard_that_joins_a_run() -> None:
+    """RULES §7.3: the top discard may be taken freely; greedy takes it when it brings
+    the hand nearer a layout, and draws otherwise."""
+    hand = faces_of("3H 4H 5H 6H 7C 8C 9C 10D JD QD 5S 6S AD 9H KS")
+    base = replace(view(Game("continental", 2, seed=5), 0), rack=tuple(hand))
+    fits = replace(base, column=(*base.column[:-1], faces_of("7S")[0]))
+    legal: list[Action] = [Draw(), TakeColumn(len(fits.column) - 1)]
+    assert GreedyBot().choose(fits, legal, random.Random(0)) == TakeColumn(len(fits.column) - 1)
+    stray = replace(base, column=(*base.column[:-1], faces_of("10S")[0]))
+    legal = [Draw(), TakeColumn(len(stray.column) - 1)]
+    assert GreedyBot().choose(stray, legal, random.Random(0)) == Draw()
+
+
+def faces_of(text: str) -> list[Face]:
+    return parse_faces(text, Material.CARDS)

@@ -13,13 +13,16 @@ import pytest
 
 from rummykit.bots.tournament import (
     DealOutcome,
+    Ladder,
     Standings,
     TournamentSpec,
+    ladder_pairs,
     load_log,
     open_log,
     play_duplicate,
     run_deals,
     write_chart,
+    write_ladder_chart,
 )
 
 BASIC = TournamentSpec("basic", ("random", "greedy"), {"max_stock_recycles": 3}, seed=5)
@@ -114,3 +117,27 @@ def test_the_ray_backend_plays_the_same_deals() -> None:
     finally:
         ray.shutdown()
     assert [o.to_json() for o in remote] == [o.to_json() for o in run_deals(BASIC, [0, 1, 2])]
+
+
+def test_ladder_rates_all_bots_with_one_model() -> None:
+    ladder = Ladder(["a", "b", "c"])
+    assert ladder_pairs(ladder.bots) == [("a", "b"), ("a", "c"), ("b", "c")]
+    for i in range(4):
+        ladder.add(("a", "b"), DealOutcome(i, i, {"a": [10], "b": [0]}))
+        ladder.add(("b", "c"), DealOutcome(i, i, {"b": [5], "c": [0]}))
+        ladder.add(
+            ("a", "c"), DealOutcome(i, i, {"a": [0], "c": [0]} if i == 0 else {"a": [3], "c": [1]})
+        )
+    ratings = ladder.ratings()
+    assert list(ratings) == ["a", "b", "c"]
+    data = ladder.to_json()
+    assert [r["bot"] for r in data["ratings"]] == ["a", "b", "c"]
+    assert [m["pair"] for m in data["matches"]] == [["a", "b"], ["a", "c"], ["b", "c"]]
+
+
+def test_the_ladder_chart_is_a_png(tmp_path: Path) -> None:
+    ladder = Ladder(["a", "b"])
+    ladder.add(("a", "b"), DealOutcome(0, 0, {"a": [1], "b": [0]}))
+    path = tmp_path / "ladder.png"
+    write_ladder_chart(ladder, path, "test")
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -81,3 +81,35 @@ def test_tournament_refuses_bad_input(tmp_path: Path) -> None:
     code, out = _run("-v", "basic", "--bots", "greedy,random", "-o", "nosuch=1", "--out", chart)
     assert code != 0 and "unknown option" in out
     assert not Path(chart).exists()
+
+
+def test_ladder_rates_every_bot_from_every_pair_and_resumes(tmp_path: Path) -> None:
+    chart, log = tmp_path / "ladder.png", tmp_path / "ladder.jsonl"
+    args = ["-v", "basic", "--ladder", "--bots", "random,greedy,hard@1", "--out", str(chart)]
+    code, out = _run(*args, "-n", "2", "--log", str(log), "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert {r["bot"] for r in data["ratings"]} == {"random", "greedy", "hard@1"}
+    assert [m["pair"] for m in data["matches"]] == [
+        ["random", "greedy"],
+        ["random", "hard@1"],
+        ["greedy", "hard@1"],
+    ]
+    assert all(m["deals"] == 2 for m in data["matches"])
+    # Random is last: it lost its deals against both others.
+    assert data["ratings"][-1]["bot"] == "random"
+    assert chart.read_bytes()[:4] == b"\x89PNG"
+    pair_log = tmp_path / "ladder.random-greedy.jsonl"
+    assert len(pair_log.read_text().splitlines()) == 3
+    code, out = _run(*args, "-n", "3", "--log", str(log))
+    assert code == 0, out
+    assert "random v greedy" in out and "ordinal" in out
+    assert len(pair_log.read_text().splitlines()) == 4  # one more deal, the others kept
+
+
+def test_ladder_refuses_a_bot_named_twice_and_a_tournament_needs_bots(tmp_path: Path) -> None:
+    chart = str(tmp_path / "c.png")
+    code, out = _run("-v", "basic", "--ladder", "--bots", "greedy,greedy", "--out", chart)
+    assert code != 0 and "each bot once" in out
+    code, out = _run("-v", "basic", "--out", chart)
+    assert code != 0 and "--ladder" in out

@@ -39,6 +39,7 @@ from rummykit.rules.variant import Variant
 
 __all__ = [
     "board_action",
+    "casual_board_action",
     "closing_multiplier",
     "closing_tile_action",
     "plays_board",
@@ -141,6 +142,22 @@ def _special(face: Face) -> bool:
     return face.is_joker or face.rank == 1
 
 
+def _close(view: SeatView, legal: Sequence[Action], variant: Variant) -> Action | None:
+    """The best close on offer: the highest contract, a 1 or joker as the closing tile
+    doubling it (RULES §9.12)."""
+    closes = [a for a in legal if isinstance(a, CloseBoard)]
+    if not closes:
+        return None
+    contracts = variant.board_closes(list(view.rack), view.options)
+    factor = closing_multiplier(view)
+
+    def paid(action: CloseBoard) -> tuple[int, Face]:
+        value = contracts[action.face].value
+        return (value * factor if _special(action.face) else value, action.face)
+
+    return max(closes, key=paid)
+
+
 def board_action(
     view: SeatView, legal: Sequence[Action], variant: Variant, order: Order
 ) -> Action | None:
@@ -148,16 +165,9 @@ def board_action(
     tile doubles it), take the last column tile when it brings the hand closer than a
     mean draw, discard what leaves the hand nearest a contract after the next draw
     (``order`` breaks ties: lower goes first).  None: not a board decision."""
-    closes = [a for a in legal if isinstance(a, CloseBoard)]
-    if closes:
-        contracts = variant.board_closes(list(view.rack), view.options)
-        factor = closing_multiplier(view)
-
-        def paid(action: CloseBoard) -> tuple[int, Face]:
-            value = contracts[action.face].value
-            return (value * factor if _special(action.face) else value, action.face)
-
-        return max(closes, key=paid)
+    close = _close(view, legal, variant)
+    if close is not None:
+        return close
     rules = variant.rules_for(view.options)
     kinds = [f.kind for f in view.rack]
     unseen = Counter(f.kind for f in unseen_faces(view))
@@ -182,6 +192,39 @@ def board_action(
         return (_after_draw(rest, unseen, rules), _special(face), order(face))
 
     return Discard(min(faces, key=left))
+
+
+def casual_board_action(
+    view: SeatView, legal: Sequence[Action], variant: Variant, order: Order
+) -> Action | None:
+    """A casual board player's move (greedy's, and the search's rollouts): close with the
+    best contract, take the column's last tile when the hand is then nearer a contract
+    than now, discard what leaves the hand nearest one now (a 1 or joker kept among
+    equals, then ``order``).  No look at the unseen tiles.  None: not a board decision."""
+    close = _close(view, legal, variant)
+    if close is not None:
+        return close
+    rules = variant.rules_for(view.options)
+    kinds = [f.kind for f in view.rack]
+    if Draw() in legal:
+        take = TakeColumn(len(view.column) - 1)
+        # The 16th tile is discarded next: compare with the rack as it stands.
+        if (
+            view.column
+            and take in legal
+            and tiles_short([*kinds, view.column[-1].kind], rules) < tiles_short(kinds, rules)
+        ):
+            return take
+        return Draw()
+    faces = sorted({a.face for a in legal if isinstance(a, Discard)})
+    if not faces:
+        return None
+    return Discard(
+        min(
+            faces,
+            key=lambda f: (tiles_short(_without(kinds, f.kind), rules), _special(f), order(f)),
+        )
+    )
 
 
 def closing_tile_action(

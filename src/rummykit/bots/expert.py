@@ -43,7 +43,7 @@ from rummykit.bots.board import (
     plays_board,
     wants_board,
 )
-from rummykit.bots.greedy import GreedyBot, meld_action, tile_usefulness
+from rummykit.bots.greedy import GreedyBot, greedy_order, meld_action
 from rummykit.bots.resample import ResampleError, resample
 from rummykit.engine.actions import (
     Action,
@@ -82,10 +82,13 @@ class Level:
     (:func:`~rummykit.bots.resample.resample`, the top pieces of each world's stock)
     rather than from the unseen faces: a world also leaves out what the view shows an
     opponent holding, such as a discard he took (0: unseen faces)."""
+    slip: float = 0.0
+    """How often a discard is a casual player's near miss: the next piece by greedy's
+    order instead of the chosen one (never a joker or a piece that could close)."""
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level(worlds=0, top_k=2, draws=20, board=4),
+    "easy": Level(worlds=0, top_k=2, draws=20, board=4, slip=0.2),
     "medium": Level(worlds=0, top_k=3, draws=60, board=14),
     "hard": Level(worlds=0, top_k=5, draws=120, board=14, draw_worlds=20),
 }
@@ -235,7 +238,12 @@ class ExpertBot:
             if key not in LEVELS:
                 raise ValueError(f"unknown expert level {level!r}; choose from {', '.join(LEVELS)}")
             self.level, self.name = LEVELS[key], f"expert-{key}"
-        self._greedy = GreedyBot()
+        # The expert has its own board rule (``Level.board``): greedy's is off.
+        self._greedy = GreedyBot(board_play=False)
+
+    def forget_plan(self) -> None:
+        """Drop the turn plan made for an action another bot played in its place."""
+        self._greedy.forget_plan()
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         """Pick an action from ``legal`` for ``view``'s seat."""
@@ -255,7 +263,10 @@ class ExpertBot:
         action = (going_out(view, legal, variant) if finish else None) or self._search_or_greedy(
             view, legal, variant, rng
         )
-        return closing_tile_action(view, legal, action, variant, order) or action
+        action = closing_tile_action(view, legal, action, variant, order) or action
+        if self.level.slip and isinstance(action, Discard) and rng.random() < self.level.slip:
+            return _near_miss(view, legal, action, variant, order)
+        return action
 
     def _search_or_greedy(
         self, view: SeatView, legal: Sequence[Action], variant: Variant, rng: random.Random
@@ -426,6 +437,32 @@ def _world_draws(
     return [(face, float(n)) for face, n in sorted(drawn.items())]
 
 
+def _near_miss(
+    view: SeatView,
+    legal: Sequence[Action],
+    chosen: Discard,
+    variant: Variant,
+    order: Callable[[Face], tuple[int, int, Face]],
+) -> Discard:
+    """A casual player's slip: the discard greedy ranks next after ``chosen``; never a
+    wild piece, a 1 (a closing tile in Remi) or the last piece."""
+    rules = variant.rules_for(view.options)
+    faces = sorted(
+        {
+            a.face
+            for a in legal
+            if isinstance(a, Discard)
+            and a.face != chosen.face
+            and not rules.is_wild(a.face)
+            and a.face.rank != 1
+        },
+        key=order,
+    )
+    if not faces or len(view.rack) <= 1:
+        return chosen
+    return Discard(faces[0])
+
+
 def _threatened(view: SeatView) -> bool:
     """Whether an opened opponent holds at most :data:`THREAT` pieces."""
     return any(
@@ -456,13 +493,7 @@ def _shed(view: SeatView, legal: Sequence[Action], variant: Variant) -> Action:
 
 
 def _greedy_order(view: SeatView, variant: Variant) -> Callable[[Face], tuple[int, int, Face]]:
-    """Greedy's discard order for the view's rack: least useful, then most costly, first."""
-    rack = list(view.rack)
-
-    def key(face: Face) -> tuple[int, int, Face]:
-        return (tile_usefulness(face, rack, variant), -variant.score_value(face), face)
-
-    return key
+    return greedy_order(view, variant)
 
 
 def _rollout(game: Game, action: Action, seat: int, seed: int) -> float:

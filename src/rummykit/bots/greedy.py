@@ -1,18 +1,39 @@
 """The greedy bot: opens as soon as it can with the best laydown, lays and attaches
 everything it can, exchanges jokers when that empties its rack faster, and
-discards its least useful tile.  It sees only its view."""
+discards its least useful tile.  It sees only its view.
+
+Greedy is the baseline every other bot is measured against, so it knows the scoring
+rules of its variant that a casual player knows (issue 16, item 2):
+
+* Romanian Remi: it plays on the board (RULES §9.13) from a rack at most
+  :data:`BOARD_AT` tiles short of a contract, and keeps a lone 1 back as the closing
+  tile that doubles its score (§9.11);
+* Vienna: it calls "Remi!" when its deadwood is below what an opponent usually still
+  holds at that point of the deal (§6.6: the caller must beat every opponent), not at
+  one fixed line;
+* Continental: it keeps the cards nearest a layout of runs (§7.6) and takes the top
+  discard when it brings the hand nearer one.
+"""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 
+from rummykit.bots.board import (
+    casual_board_action,
+    closing_tile_action,
+    plays_board,
+    wants_board,
+)
 from rummykit.engine.actions import (
     Action,
     AnnounceAtu,
     AnnounceThree,
     Attach,
     CallRemi,
+    DeclareBoard,
     Discard,
     Draw,
     ExchangeJoker,
@@ -25,12 +46,30 @@ from rummykit.engine.actions import (
 )
 from rummykit.engine.game import Phase
 from rummykit.engine.view import SeatView
-from rummykit.model.candidates import Candidate
+from rummykit.model.arrange import min_deadwood
+from rummykit.model.candidates import Candidate, counts_of
+from rummykit.model.melds import MeldRules
 from rummykit.model.pieces import Face, Material
 from rummykit.rules.variant import Variant, find_variant
 from rummykit.solver.opening import best_opening, opening_requirement
 
-__all__ = ["GreedyBot", "meld_action", "tile_usefulness"]
+__all__ = [
+    "BOARD_AT",
+    "CALL_LINES",
+    "GreedyBot",
+    "call_line",
+    "greedy_order",
+    "meld_action",
+    "outside_kinds",
+    "pieces_outside",
+    "tile_usefulness",
+]
+
+BOARD_AT = 4
+"""Greedy declares board play (RULES §9.13) with a rack at most this many tiles short of
+a contract: a hand a casual player sees is nearly one."""
+
+_UNIT = (1,) * 53
 
 _NO_STRUCTURE = {"opening_structure": "none", "opening_min_points": 0}
 
@@ -61,6 +100,48 @@ def tile_usefulness(face: Face, rack: Sequence[Face], variant: Variant) -> int:
     return partners * 20 - variant.score_value(face)
 
 
+def greedy_order(view: SeatView, variant: Variant) -> Callable[[Face], tuple[int, int, Face]]:
+    """Greedy's discard order for the view's rack: least useful, then most costly, first."""
+    rack = list(view.rack)
+
+    def key(face: Face) -> tuple[int, int, Face]:
+        return (tile_usefulness(face, rack, variant), -variant.score_value(face), face)
+
+    return key
+
+
+@lru_cache(maxsize=65_536)
+def _outside(kinds: tuple[int, ...], rules: MeldRules) -> tuple[int, ...]:
+    return min_deadwood(counts_of(kinds), rules, _UNIT).deadwood
+
+
+def outside_kinds(hand: Sequence[Face], rules: MeldRules) -> tuple[int, ...]:
+    """The kinds of ``hand``'s pieces left outside its best formations, counted by
+    pieces (exact)."""
+    return _outside(tuple(sorted(f.kind for f in hand)), rules)
+
+
+def pieces_outside(hand: Sequence[Face], rules: MeldRules) -> int:
+    """How many of ``hand``'s pieces lie outside its best formations (exact)."""
+    return len(outside_kinds(hand, rules))
+
+
+CALL_LINES = (30, 24, 17, 14, 12, 11, 9, 8, 7)
+"""Vienna: an opponent's deadwood that one opponent in ten is still below after 0, 1, ...
+8 turns (60 greedy deals of 2-seat Vienna); later turns use the last line."""
+
+
+def call_line(view: SeatView) -> int:
+    """Vienna (RULES §6.6): the deadwood at or below which greedy calls "Remi!".
+
+    A call wins only below every opponent's deadwood, which falls as the deal goes on:
+    the line is :data:`CALL_LINES` at the fewest turns an opponent has taken, three
+    points lower for each further opponent, who must be beaten too."""
+    turns = min(view.turns_taken[s] for s in range(view.players) if s != view.seat)
+    line = CALL_LINES[min(turns, len(CALL_LINES) - 1)]
+    return max(0, line - 3 * (view.players - 2))
+
+
 def meld_action(cand: Candidate, material: Material) -> Meld:
     """The action laying ``cand`` with every joker declared."""
     return Meld(cand.faces(material), cand.declared(material))
@@ -71,12 +152,19 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self) -> None:
+    def __init__(self, *, board_play: bool = True) -> None:
+        self.board_play = board_play
+        """Remi: declare and play on the board (off for the expert, which has its own
+        rule)."""
         self._plan: list[Action] = []
         self._plan_key: tuple[int, int] | None = None
         # After a reset the bot plays it safe for the rest of the turn, so it can never
         # repeat a sequence of moves that could not be committed.
         self._reset_this_turn = False
+
+    def forget_plan(self) -> None:
+        """Drop the rest of this turn's plan (another bot played in its place)."""
+        self._plan = []
 
     def reset_this_turn(self, view: SeatView) -> bool:
         """Whether this bot took back the turn ``view`` is in (``reset``)."""
@@ -112,6 +200,23 @@ class GreedyBot:
         variant = find_variant(view.variant)
         if variant.arrange_hand is not None and variant.play_rules(view.options).stop_call:
             return self._call_or_discard(view, legal, legal_set, variant)
+        if plays_board(view, variant):
+            order = greedy_order(view, variant)
+            if self.board_play and view.board[view.seat]:
+                board = casual_board_action(view, legal, variant, order)
+                if board is not None:
+                    return board
+            elif self.board_play and wants_board(view, legal, variant, BOARD_AT):
+                return DeclareBoard()
+            action = self._turn(view, legal, legal_set, variant)
+            if self._plan:
+                return action
+            return closing_tile_action(view, legal, action, variant, order) or action
+        return self._turn(view, legal, legal_set, variant)
+
+    def _turn(
+        self, view: SeatView, legal: Sequence[Action], legal_set: set[Action], variant: Variant
+    ) -> Action:
         going_out = [a for a in legal if isinstance(a, GoOut)]
         if going_out:
             return going_out[0]
@@ -125,20 +230,37 @@ class GreedyBot:
         self, view: SeatView, legal: Sequence[Action], legal_set: set[Action], variant: Variant
     ) -> Action:
         """Where the whole hand is laid at once (RULES §7.6): take the top discard when
-        it completes a layout, else draw; discard the least useful card."""
+        it completes a layout or brings the hand nearer one (fewer cards outside runs
+        after the best discard), else draw; discard what leaves the fewest cards outside
+        runs, the least useful among equals."""
         rack = list(view.rack)
         find_layout = variant.find_layout
         assert find_layout is not None
+        rules = variant.rules_for(view.options)
         if view.column and TakeColumn(len(view.column) - 1) in legal_set:
             hand = [*rack, view.column[-1]]
-            for i in range(len(rack)):
-                if find_layout(hand[:i] + hand[i + 1 :], view.options) is not None:
-                    return TakeColumn(len(view.column) - 1)
+            # Dropping a piece outside the best runs of ``hand`` leaves one fewer: that
+            # is the best discard's count, so one solve judges the take.
+            after = max(0, pieces_outside(hand, rules) - 1)
+            if after < pieces_outside(rack, rules):
+                return TakeColumn(len(view.column) - 1)
+            if after == 0 and any(
+                find_layout(hand[:i] + hand[i + 1 :], view.options) is not None
+                for i in range(len(rack))
+            ):
+                return TakeColumn(len(view.column) - 1)
         if Draw() in legal_set:
             return Draw()
-        discards = [a for a in legal if isinstance(a, Discard)]
+        discards = sorted({a.face for a in legal if isinstance(a, Discard)})
         if discards:
-            return min(discards, key=lambda a: (tile_usefulness(a.face, rack, variant), a.face))
+            outside = set(outside_kinds(rack, rules))
+            # A piece outside the best runs leaves the fewest outside when it goes.
+            return Discard(
+                min(
+                    discards,
+                    key=lambda f: (f.kind not in outside, tile_usefulness(f, rack, variant), f),
+                )
+            )
         return legal[0]
 
     def _acquire(self, view: SeatView, legal: set[Action], variant: Variant) -> Action:
@@ -231,9 +353,6 @@ class GreedyBot:
                         return action
         return Ready()
 
-    CALL_AT = 10
-    """Call "Remi!" once the shown hand's deadwood is at most this (RULES §6.6)."""
-
     def _call_or_discard(
         self, view: SeatView, legal: Sequence[Action], legal_set: set[Action], variant: Variant
     ) -> Action:
@@ -272,7 +391,7 @@ class GreedyBot:
         closes = [a for a in legal if isinstance(a, CallRemi) and a.face is not None]
         if closes:
             return closes[0]
-        if CallRemi() in legal_set and arrange(rack, view.options).points <= self.CALL_AT:
+        if CallRemi() in legal_set and arrange(rack, view.options).points <= call_line(view):
             return CallRemi()
         discards = sorted({a.face for a in legal if isinstance(a, Discard)})
         if discards:

@@ -28,13 +28,20 @@ from rummykit.bots import make_bot, play_to_end
 from rummykit.engine.game import Game
 
 __all__ = [
+    "LADDER",
     "DealOutcome",
+    "Ladder",
     "Standings",
     "TournamentSpec",
+    "ladder_pairs",
     "load_log",
     "play_duplicate",
     "run_deals",
+    "write_ladder_chart",
 ]
+
+LADDER = ("random", "greedy", "easy", "medium", "hard")
+"""The bots a ladder rates by default, weakest first."""
 
 MAX_ACTIONS_PER_DEAL = 5_000
 """A bot game that runs past this is stopped and the rotation scores zero for all."""
@@ -344,6 +351,96 @@ def write_chart(standings: Standings, path: Path, title: str) -> None:
     right.set_ylim(0, 100)
     right.set_title("deals won (%)")
     fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+# ---------------------------------------------------------------------- ladder
+
+
+def ladder_pairs(bots: Sequence[str]) -> list[tuple[str, str]]:
+    """Every pair of ``bots`` once, in order (a round robin of 2-seat matches)."""
+    return [(a, b) for i, a in enumerate(bots) for b in bots[i + 1 :]]
+
+
+@dataclass(slots=True)
+class Ladder:
+    """A round robin of 2-seat duplicate matches rated together: every pair of bots
+    plays the same deals, and one OpenSkill model (Plackett-Luce) rates every bot from
+    all of them, pair by pair in the order of :func:`ladder_pairs`, deals in index order."""
+
+    bots: list[str]
+    matches: dict[tuple[str, str], Standings] = field(default_factory=dict)
+
+    def add(self, pair: tuple[str, str], outcome: DealOutcome) -> None:
+        """Fold one deal of the match ``pair`` in."""
+        if pair not in self.matches:
+            self.matches[pair] = Standings(list(pair))
+        self.matches[pair].add(outcome)
+
+    def ratings(self) -> dict[str, tuple[float, float, float]]:
+        """Per bot: (mu, sigma, ordinal), strongest first."""
+        from openskill.models import PlackettLuce
+
+        model = PlackettLuce()
+        rating = {bot: model.rating(name=bot) for bot in self.bots}
+        for pair in ladder_pairs(self.bots):
+            standings = self.matches.get(pair)
+            if standings is None:
+                continue
+            for outcome in sorted(standings.outcomes, key=lambda o: o.index):
+                totals = outcome.totals()
+                a, b = pair
+                if totals[a] == totals[b]:
+                    ranks = [0.0, 0.0]
+                else:
+                    ranks = [0.0, 1.0] if totals[a] > totals[b] else [1.0, 0.0]
+                rated = model.rate([[rating[a]], [rating[b]]], ranks=ranks)
+                rating[a], rating[b] = rated[0][0], rated[1][0]
+        table = {
+            bot: (float(r.mu), float(r.sigma), float(r.ordinal())) for bot, r in rating.items()
+        }
+        return dict(sorted(table.items(), key=lambda kv: -kv[1][2]))
+
+    def to_json(self) -> dict[str, Any]:
+        """Ratings and every match's table, as JSON."""
+        return {
+            "ratings": [
+                {"bot": bot, "mu": round(mu, 3), "sigma": round(sigma, 3), "ordinal": round(o, 3)}
+                for bot, (mu, sigma, o) in self.ratings().items()
+            ],
+            "matches": [
+                {"pair": list(pair), **self.matches[pair].to_json()}
+                for pair in ladder_pairs(self.bots)
+                if pair in self.matches
+            ],
+        }
+
+
+def write_ladder_chart(ladder: Ladder, path: Path, title: str) -> None:
+    """A PNG: each bot's OpenSkill ordinal, with mu ± sigma drawn around mu."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = list(ladder.ratings().items())[::-1]
+    names = [bot for bot, _ in rows]
+    fig, ax = plt.subplots(figsize=(7, 0.5 * len(rows) + 1.5))
+    ax.barh(names, [o for _, (_, _, o) in rows], color="#4c72b0", label="ordinal (mu - 3 sigma)")
+    ax.errorbar(
+        [mu for _, (mu, _, _) in rows],
+        names,
+        xerr=[sigma for _, (_, sigma, _) in rows],
+        fmt="o",
+        color="black",
+        capsize=4,
+        label="mu ± sigma",
+    )
+    ax.set_xlabel("OpenSkill rating (Plackett-Luce)")
+    ax.legend(loc="lower right", fontsize=8)
+    ax.set_title(title, fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

@@ -18,15 +18,19 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from rummykit.bots import bot_names
+from rummykit.bots import bot_names, is_bot_name
 from rummykit.bots.tournament import (
+    LADDER,
     DealOutcome,
+    Ladder,
     Standings,
     TournamentSpec,
+    ladder_pairs,
     load_log,
     open_log,
     run_deals,
     write_chart,
+    write_ladder_chart,
 )
 from rummykit.rules.options import OptionError
 
@@ -37,9 +41,16 @@ __all__ = ["tournament"]
 @click.option("--variant", "-v", required=True, help="Variant id or alias.")
 @click.option(
     "--bots",
-    required=True,
+    default=None,
     help="Comma list of bots, one per seat (2 or more): random, greedy, expert, easy, "
-    "medium, hard, expert-easy, ...",
+    "medium, hard, hard@N (N worlds a decision, no clock), expert-easy, ...  With "
+    f"--ladder, the bots to rate (default {','.join(LADDER)}).",
+)
+@click.option(
+    "--ladder",
+    is_flag=True,
+    help="Rate the bots together: every pair plays the same 2-seat duplicate deals and "
+    "one OpenSkill model rates them all (the ladder of docs/strength.md).",
 )
 @click.option(
     "--deals",
@@ -96,7 +107,8 @@ __all__ = ["tournament"]
 )
 def tournament(
     variant: str,
-    bots: str,
+    bots: str | None,
+    ladder: bool,
     deals: int,
     jobs: int,
     seed: int,
@@ -112,9 +124,11 @@ def tournament(
     the same cards from every seat.  The table shows deals won (ties shared), the
     mean score difference per deal (a bot's summed score minus the others' mean,
     with a 95% confidence interval) and an OpenSkill rating; the chart goes to
-    --out.  Example:
+    --out.  Examples:
 
         rummykit tournament -v romme --bots hard,greedy --deals 200 -j 2
+
+        rummykit tournament -v romme --ladder --deals 50 -j 2
     """
     from rummykit.cli.main import SIMULATION_RECYCLES, _options, _variant
 
@@ -125,11 +139,13 @@ def tournament(
                 "pip install 'rummykit[tournament]'"
             )
     v = _variant(variant)
-    names = [b.strip().lower() for b in bots.split(",") if b.strip()]
+    if bots is None and not ladder:
+        raise click.UsageError("name the bots (--bots), or rate the ladder (--ladder)")
+    names = [b.strip().lower() for b in (bots or ",".join(LADDER)).split(",") if b.strip()]
     if len(names) < 2:
         raise click.BadParameter("name at least two bots", param_hint="--bots")
     for name in names:
-        if name not in bot_names():
+        if not is_bot_name(name):
             raise click.BadParameter(
                 f"unknown bot {name!r}; choose from {', '.join(bot_names())}",
                 param_hint="--bots",
@@ -139,9 +155,12 @@ def tournament(
         # RULES A-05: bots can recycle the stock forever; tournaments cap it unless told.
         options.setdefault("max_stock_recycles", SIMULATION_RECYCLES)
     try:
-        v.resolve(len(names), options)
+        v.resolve(2 if ladder else len(names), options)
     except OptionError as exc:
         raise click.UsageError(str(exc)) from None
+    if ladder:
+        _ladder(v.name, names, options, deals, jobs, seed, out, log_path, backend, as_json)
+        return
     spec = TournamentSpec(v.name, tuple(names), options, seed)
     standings = Standings(spec.labels())
     todo = list(range(deals))
@@ -213,3 +232,112 @@ def tournament(
         )
     Console(highlight=False).print(table)
     click.echo(f"chart: {out}")
+
+
+def _ladder(
+    variant: str,
+    names: list[str],
+    options: dict[str, object],
+    deals: int,
+    jobs: int,
+    seed: int,
+    out: Path,
+    log_path: Path | None,
+    backend: str,
+    as_json: bool,
+) -> None:
+    """Every pair of ``names`` plays ``deals`` 2-seat duplicate deals (the same deals for
+    every pair); one OpenSkill model rates them all.  With ``log_path`` each pair has its
+    own log beside it (``STEM.A-B.jsonl``), so an interrupted ladder resumes."""
+    if len(set(names)) != len(names):
+        raise click.BadParameter("a ladder names each bot once", param_hint="--bots")
+    board = Ladder(names)
+    console = Console(stderr=True)
+    for pair in ladder_pairs(names):
+        spec = TournamentSpec(variant, pair, options, seed)
+        path = None
+        if log_path is not None:
+            path = log_path.with_name(f"{log_path.stem}.{pair[0]}-{pair[1]}.jsonl")
+        _play_pair(spec, board, deals, path, jobs, backend, console, quiet=as_json)
+    title = (
+        f"{variant}, ladder of {len(names)} bots: {deals} duplicate 2-seat deals a pair, "
+        f"seeds {seed}..{seed + deals - 1}"
+    )
+    write_ladder_chart(board, out, title)
+    if as_json:
+        click.echo(json.dumps({**board.to_json(), "deals": deals, "chart": str(out)}, indent=1))
+        return
+    ratings = Table(title=title)
+    for column in ("rank", "bot", "μ", "σ", "ordinal"):
+        ratings.add_column(column, justify="left" if column == "bot" else "right")
+    for rank, (bot, (mu, sigma, ordinal)) in enumerate(board.ratings().items(), start=1):
+        ratings.add_row(str(rank), bot, f"{mu:.2f}", f"{sigma:.2f}", f"{ordinal:.2f}")
+    printer = Console(highlight=False)
+    printer.print(ratings)
+    matches = Table(title="matches (first bot's figures)")
+    for column in ("match", "deals won", "win %", "mean score diff", "95% CI"):
+        matches.add_column(column, justify="left" if column == "match" else "right")
+    for pair in ladder_pairs(names):
+        first = board.matches[pair].table()[0]
+        low, high = first.ci95
+        matches.add_row(
+            f"{pair[0]} v {pair[1]}",
+            f"{first.deals_won:g}",
+            f"{100 * first.win_rate:.1f}",
+            f"{first.mean_diff:+.2f}",
+            "n/a" if math.isinf(high) else f"{low:+.2f} … {high:+.2f}",
+        )
+    printer.print(matches)
+    click.echo(f"chart: {out}")
+
+
+def _play_pair(
+    spec: TournamentSpec,
+    board: Ladder,
+    deals: int,
+    path: Path | None,
+    jobs: int,
+    backend: str,
+    console: Console,
+    *,
+    quiet: bool,
+) -> None:
+    """One match of a ladder: the deals its log lacks are played and folded in."""
+    pair = (spec.bots[0], spec.bots[1])
+    todo = list(range(deals))
+    log = None
+    if path is not None:
+        try:
+            done = [o for o in load_log(path, spec) if o.index < deals]
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+        for outcome in done:
+            board.add(pair, outcome)
+        have = {o.index for o in done}
+        todo = [i for i in todo if i not in have]
+        log = open_log(path, spec)
+    try:
+        with Progress(
+            TextColumn(f"[bold]{spec.variant} {pair[0]} v {pair[1]}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            disable=quiet or not console.is_terminal,
+        ) as progress:
+            task = progress.add_task("deals", total=deals, completed=deals - len(todo))
+
+            def record(outcome: DealOutcome) -> None:
+                board.add(pair, outcome)
+                if log is not None:
+                    log.write(json.dumps(outcome.to_json()) + "\n")
+                    log.flush()
+                progress.advance(task)
+
+            try:
+                run_deals(spec, todo, jobs=jobs, backend=backend, on_deal=record)
+            except RuntimeError as exc:
+                raise click.ClickException(str(exc)) from None
+    finally:
+        if log is not None:
+            log.close()
