@@ -302,48 +302,59 @@ def _bare(token: str) -> str:
     return token.split("(", 1)[0]
 
 
-def _select(page: Any, faces: list[str]) -> None:
+def _press(page: Any, selector: str | Any, touch: bool) -> None:
+    """Click ``selector`` (a CSS selector or a locator), or tap it on a touch screen."""
+    target = page.locator(selector) if isinstance(selector, str) else selector
+    if touch:
+        target.tap()
+    else:
+        target.click()
+
+
+def _select(page: Any, faces: list[str], touch: bool = False) -> None:
     """Select rack pieces showing ``faces`` by clicking them (one click per copy)."""
-    page.click("#btn-clear")
+    _press(page, "#btn-clear", touch)
     for face in faces:
-        page.locator(f'#rack .rack-piece[data-face="{face}"]:not(.selected)').first.click()
+        piece = page.locator(f'#rack .rack-piece[data-face="{face}"]:not(.selected)').first
+        _press(page, piece, touch)
 
 
-def _pick(page: Any, action: str) -> None:
+def _pick(page: Any, action: str, touch: bool = False) -> None:
     """After a click that may open the move chooser: pick ``action`` there."""
     chooser = page.locator("#chooser")
     if chooser.is_visible():
-        page.click(f'#chooser-list button[data-action="{action}"]')
+        _press(page, f'#chooser-list button[data-action="{action}"]', touch)
 
 
-def perform(page: Any, action: str) -> None:
-    """Make ``action`` (engine notation) by clicking the table like a player would."""
+def perform(page: Any, action: str, touch: bool = False) -> None:
+    """Make ``action`` (engine notation) by clicking the table like a player would, or
+    by tapping it (``touch``: a context with a touch screen)."""
     verb, _, rest = action.partition(" ")
     if verb == "draw":
-        page.click("#stock")
+        _press(page, "#stock", touch)
     elif verb == "take":
-        page.click(f'#column .column-piece[data-index="{int(rest)}"]')
+        _press(page, f'#column .column-piece[data-index="{int(rest)}"]', touch)
     elif verb == "meld":
-        _select(page, [_bare(t) for t in rest.strip("[]").split()])
+        _select(page, [_bare(t) for t in rest.strip("[]").split()], touch)
         # The selection makes a legal formation: the button says so.
         assert page.locator("#btn-meld.legal").count() == 1, action
-        page.click("#btn-meld")
-        _pick(page, action)
+        _press(page, "#btn-meld", touch)
+        _pick(page, action, touch)
     elif verb in ("attach", "exchange"):
         pieces, _, target = rest.partition("->")
-        _select(page, [_bare(t) for t in pieces.split()])
+        _select(page, [_bare(t) for t in pieces.split()], touch)
         formation = page.locator(f'#formations .formation[data-id="{target.strip()[1:]}"]')
         # The formation the selection may go to is highlighted.
         assert "target" in (formation.get_attribute("class") or ""), action
-        formation.click()
-        _pick(page, action)
+        _press(page, formation, touch)
+        _pick(page, action, touch)
     elif verb == "discard":
-        _select(page, [rest])
-        page.click("#btn-discard")
+        _select(page, [rest], touch)
+        _press(page, "#btn-discard", touch)
     elif verb == "next":
-        page.click("#btn-next")
+        _press(page, "#btn-next", touch)
     else:
-        page.click(f'#extra-actions button[data-action="{action}"]')
+        _press(page, f'#extra-actions button[data-action="{action}"]', touch)
 
 
 def public_faces(view: dict[str, Any]) -> list[str]:
@@ -367,9 +378,12 @@ def play_humans(
     max_actions: int = 600,
     on_action: Any = None,
     seed: int = 1,
+    touch: bool = False,
+    until: Any = None,
 ) -> int:
     """Play the humans' moves through the UI (the greedy bot picks each from the page's
-    own view) until the match ends; return how many moves were made."""
+    own view) until the match ends (or ``until(made)`` is true); return how many moves
+    were made.  ``touch``: tap instead of clicking."""
     bots = [GreedyBot() for _ in pages]
     rng = random.Random(seed)
     made = 0
@@ -380,12 +394,12 @@ def play_humans(
             state = snapshot(page)
             if state["view"] is None:
                 continue
-            if state["view"]["phase"] == "match_end":
+            if state["view"]["phase"] == "match_end" or (until is not None and until(made)):
                 return made
             if not state["legal"]:
                 continue
             action = choose(bot, state, rng)
-            perform(page, action)
+            perform(page, action, touch)
             try:
                 page.wait_for_function(
                     "after => window.rummykitTable.eventId > after"

@@ -238,6 +238,11 @@ def test_reload_mid_turn_restores_the_table(browser: Any, server: str) -> None:
     page.mouse.down()
     page.mouse.move(b["x"] + b["width"] * 0.9, b["y"] + b["height"] / 2, steps=8)
     page.mouse.up()
+    # The drop is handled just after the button is released.
+    page.wait_for_function(
+        "want => JSON.stringify(window.rummykitTable.order) === want",
+        arg=json.dumps(by_number[1:] + by_number[:1], separators=(",", ":")),
+    )
     order = snapshot(page)["order"]
     assert order == by_number[1:] + by_number[:1]
     # Select a piece; then reload in the middle of the turn.
@@ -258,10 +263,14 @@ def test_reload_mid_turn_restores_the_table(browser: Any, server: str) -> None:
         "bs => bs.map(b => b.dataset.action)"
     )
     assert set(offered) & set(restored["legal"]), offered
-    # The table's rules and options are visible.
+    # How to play, then the table's rules and options (each with its label and a
+    # one-line explanation).
     page.click("#rules-toggle")
     assert page.locator("#rules").is_visible()
+    assert page.inner_text("#howto").startswith(catalog("en")["variant.remi_ro"])
+    page.click("#rules details summary")
     assert "opening_min_points" in page.inner_text("#rules .options")
+    assert catalog("en")["opt.opening_min_points"] in page.inner_text("#rules .options")
     assert "45" in page.inner_text("#rules-body")
     # The turn goes on where it stopped: discard and the bots play on.
     discard = next(a for a in restored["legal"] if a.startswith("discard"))

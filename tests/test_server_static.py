@@ -16,6 +16,7 @@ from rummykit.engine.game import Phase
 from rummykit.model.melds import MeldKind
 from rummykit.rules.variant import all_variants
 from rummykit.server.schema import ErrorCode
+from rummykit.solver.hints import REASONS as HINT_REASONS
 from rummykit.solver.hints import TOPICS as HINT_TOPICS
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "rummykit" / "server" / "static"
@@ -30,10 +31,38 @@ TABLE_STATUS = ("open", "playing", "finished")  # server TableInfo.status
 HTTP_ERRORS = ("no_table", "seat_taken", "table_full", "not_finished", "finished", "bad_name")
 
 
+def option_names() -> tuple[str, ...]:
+    """Every option of every variant (the lobby and the Rules panel label each)."""
+    return tuple(sorted({spec.name for v in all_variants() for spec in v.options}))
+
+
+def option_choices() -> tuple[str, ...]:
+    """Every named value an option may take (``direction = "clockwise"``)."""
+    return tuple(
+        sorted(
+            {
+                choice
+                for v in all_variants()
+                for spec in v.options
+                for choice in spec.choices or ()
+                if isinstance(choice, str)
+            }
+        )
+    )
+
+
 def families() -> dict[str, tuple[str, ...]]:
+    variants = tuple(v.name for v in all_variants())
     return {
         "phase": tuple(str(p) for p in Phase),
-        "variant": tuple(v.name for v in all_variants()),
+        "variant": variants,
+        # Issue 13 item 6: a how-to-play page per game, a label and a one-line
+        # explanation per option, a message per hint reason (never the English text).
+        "howto": variants,
+        "opt": option_names(),
+        "opt_help": option_names(),
+        "reason": HINT_REASONS,
+        "choice": option_choices(),
         "kind": tuple(str(k) for k in MeldKind),
         "end": DEAL_ENDS,
         "hint.topic": HINT_TOPICS,

@@ -16,7 +16,15 @@ from rummykit.engine.game import Game, Phase
 from rummykit.engine.position import analysis_game
 from rummykit.engine.view import SeatView, view
 from rummykit.model.pieces import Face, Material, parse_faces
-from rummykit.solver.hints import TOPICS, Hint, advise, hints, hints_json, penalty_warning
+from rummykit.solver.hints import (
+    REASONS,
+    TOPICS,
+    Hint,
+    advise,
+    hints,
+    hints_json,
+    penalty_warning,
+)
 from scripting import draw, play
 
 CARDS = Material.CARDS
@@ -65,7 +73,7 @@ def test_exchange_hint_and_json() -> None:
     tight = hints(analysis_game("remi_ro", tiles("R6 B2 B3"), [run], opened=True))
     assert "exchange" not in topics(tight)
     data = hints_json(found)
-    assert {"topic", "actions", "reason"} == set(data[0])
+    assert {"topic", "actions", "reason", "code", "params"} == set(data[0])
     assert all(h.topic in TOPICS for h in found)
 
 
@@ -257,6 +265,10 @@ def _check_hints_are_legal(game: Game) -> int:
     at that moment; return the number of hints checked."""
     found = hints(game)
     for hint in found:
+        # Issue 13 item 6: every reason has a code interfaces translate, and the
+        # parameters its message names.
+        assert hint.code in REASONS, f"{game.variant.name}: {hint} has no reason code"
+        assert all(isinstance(v, (str, int)) for _, v in hint.params), hint
         trial = game.copy()
         for text in hint.actions:
             action = parse_action(text, game.pieces.material)

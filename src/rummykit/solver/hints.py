@@ -53,7 +53,7 @@ from rummykit.rules.variant import OpeningStructure, PlayRules, TakeUse, Variant
 from rummykit.solver.deadwood import kind_points
 from rummykit.solver.opening import Laydown, best_opening, opening_requirement
 
-__all__ = ["TOPICS", "Hint", "advise", "hints", "hints_json", "penalty_warning"]
+__all__ = ["REASONS", "TOPICS", "Hint", "advise", "hints", "hints_json", "penalty_warning"]
 
 TOPICS = (
     "atu",
@@ -73,6 +73,49 @@ _FREE = {"opening_structure": "none", "opening_min_points": 0}
 _ONE_EACH = (1,) * 53
 
 
+REASONS = (
+    "atu",
+    "out_dealt",
+    "draw_column_empty",
+    "draw_round1",
+    "draw_small_rack",
+    "draw_not_allowed",
+    "take_stock_empty",
+    "take_opening",
+    "take_new_formation",
+    "take_improves_points",
+    "take_improves_cards",
+    "draw_board",
+    "draw_not_opening",
+    "draw_no_new_formation",
+    "draw_no_gain_points",
+    "draw_no_gain_cards",
+    "laydown_more",
+    "laydown_most",
+    "laydown_completes",
+    "laydown_opens",
+    "reset_laid",
+    "reset_moves",
+    "laydown_none",
+    "laydown_no_opening",
+    "laydown_short",
+    "attach",
+    "exchange",
+    "reset_incomplete",
+    "close_remi",
+    "out_close",
+    "close_board",
+    "discard_last",
+    "discard_points",
+    "discard_cards",
+)
+"""Every :attr:`Hint.code`: interfaces translate a reason from its code and
+:attr:`Hint.params` rather than from the English :attr:`Hint.reason`."""
+
+Param = str | int
+"""A reason parameter: a number, or notation (a piece, a formation)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Hint:
     """One suggestion: what it is about, the actions in notation (to play in order),
@@ -83,10 +126,23 @@ class Hint:
     ``exchange``, ``close`` or ``discard``."""
     actions: tuple[str, ...]
     reason: str
+    """The reason in English."""
+    code: str = ""
+    """The reason's code (one of :data:`REASONS`), for interfaces that translate it."""
+    params: tuple[tuple[str, Param], ...] = ()
+    """The values the reason names, as (name, value) pairs.  ``then_three`` (tiles that
+    will remain) and ``three_first`` (tiles that will remain, with ``penalty``) mark the
+    announcement of 'three' a hint adds (RULES §9.11)."""
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {"topic": self.topic, "actions": list(self.actions), "reason": self.reason}
+        """A JSON-ready dict (``code`` and ``params`` let an interface translate the reason)."""
+        return {
+            "topic": self.topic,
+            "actions": list(self.actions),
+            "reason": self.reason,
+            "code": self.code,
+            "params": dict(self.params),
+        }
 
 
 def hints(game: Game) -> list[Hint]:
@@ -135,6 +191,7 @@ def advise(seen: SeatView, legal: Sequence[Action]) -> list[Hint]:
                     ("atu",),
                     "you hold the twin of the indicator: announce atu now for +50 at the "
                     "end of the deal (RULES §9.4(3))",
+                    "atu",
                 )
             ]
         return []
@@ -162,7 +219,13 @@ def advise(seen: SeatView, legal: Sequence[Action]) -> list[Hint]:
             if isinstance(action, Attach):
                 target = _formation(seen, action.target)
                 out.append(
-                    Hint("attach", (str(action),), f"extends m{action.target} {target.notation}")
+                    Hint(
+                        "attach",
+                        (str(action),),
+                        f"extends m{action.target} {target.notation}",
+                        "attach",
+                        (("target", action.target), ("notation", target.notation)),
+                    )
                 )
     if not _reset_this_turn(seen):
         # After a reset the exchange did not work out: do not suggest it again.
@@ -174,6 +237,8 @@ def advise(seen: SeatView, legal: Sequence[Action]) -> list[Hint]:
                         "exchange",
                         (str(action),),
                         f"frees the joker of m{action.target} {target.notation}",
+                        "exchange",
+                        (("target", action.target), ("notation", target.notation)),
                     )
                 )
     out.extend(_closing_hints(me, legal))
@@ -182,7 +247,12 @@ def advise(seen: SeatView, legal: Sequence[Action]) -> list[Hint]:
         out.append(_discard_hint(me, discards))
     if not any(h.actions for h in out) and ResetTurn() in legal:
         out.append(
-            Hint("reset", ("reset",), "this turn cannot be completed as it stands: take it back")
+            Hint(
+                "reset",
+                ("reset",),
+                "this turn cannot be completed as it stands: take it back",
+                "reset_incomplete",
+            )
         )
     return out
 
@@ -199,6 +269,7 @@ def _before_drawing(me: _Seat, legal: Sequence[Action]) -> list[Hint]:
                 "out",
                 ("out",),
                 "your dealt hand is a layout: lay it out before drawing (RULES §7.6, §7.8 item 6)",
+                "out_dealt",
             )
         )
     top = len(seen.column) - 1
@@ -206,26 +277,41 @@ def _before_drawing(me: _Seat, legal: Sequence[Action]) -> list[Hint]:
     can_draw = Draw() in legal
     if top < 0 or take not in legal:
         if can_draw:
-            out.append(Hint("draw", ("draw",), _why_only_draw(me)))
+            out.append(_hint("draw", ("draw",), _why_only_draw(me)))
         return out
     face = seen.column[top]
     verdict = _take_verdict(me, face)
     if verdict is not None or not can_draw:
-        out.append(Hint("take", (str(take),), verdict or "the stock is empty"))
+        out.append(
+            _hint("take", (str(take),), verdict or _why("take_stock_empty", "the stock is empty"))
+        )
     else:
-        out.append(Hint("draw", ("draw",), _why_not_take(me, face)))
+        out.append(_hint("draw", ("draw",), _why_not_take(me, face)))
     return out
 
 
-def _why_only_draw(me: _Seat) -> str:
+_Why = tuple[str, str, tuple[tuple[str, Param], ...]]
+"""A reason: its code, its English text and its parameters."""
+
+
+def _why(code: str, text: str, **params: Param) -> _Why:
+    return code, text, tuple(params.items())
+
+
+def _hint(topic: str, actions: tuple[str, ...], why: _Why) -> Hint:
+    code, text, params = why
+    return Hint(topic, actions, text, code, params)
+
+
+def _why_only_draw(me: _Seat) -> _Why:
     seen = me.seen
     if not seen.column:
-        return "the discard pile is empty"
+        return _why("draw_column_empty", "the discard pile is empty")
     if seen.phase is Phase.ROUND1:
-        return "nobody takes from the column in round 1 (RULES §9.5(3))"
+        return _why("draw_round1", "nobody takes from the column in round 1 (RULES §9.5(3))")
     if me.play.take_any_column_tile and len(me.rack) <= 2:
-        return "with 1 or 2 tiles you may only draw (RULES §9.6(1))"
-    return "the top discard may not be taken now"
+        return _why("draw_small_rack", "with 1 or 2 tiles you may only draw (RULES §9.6(1))")
+    return _why("draw_not_allowed", "the top discard may not be taken now")
 
 
 def _obliged_to_use(me: _Seat) -> bool:
@@ -237,7 +323,7 @@ def _obliged_to_use(me: _Seat) -> bool:
     return True
 
 
-def _take_verdict(me: _Seat, face: Face) -> str | None:
+def _take_verdict(me: _Seat, face: Face) -> _Why | None:
     """Why to take ``face``, or None when drawing is better."""
     seen = me.seen
     rack = [*me.rack, face]
@@ -249,8 +335,19 @@ def _take_verdict(me: _Seat, face: Face) -> str | None:
             return None
         shown = _meld_text(next(c for c in lay.melds if face.kind in c.kinds), me)
         if _opening_due(me):
-            return f"{face} goes into {shown} this turn, opening with {lay.points} points"
-        return f"{face} goes into {shown}, laid this turn as the rule requires"
+            return _why(
+                "take_opening",
+                f"{face} goes into {shown} this turn, opening with {lay.points} points",
+                piece=str(face),
+                meld=shown,
+                points=lay.points,
+            )
+        return _why(
+            "take_new_formation",
+            f"{face} goes into {shown}, laid this turn as the rule requires",
+            piece=str(face),
+            meld=shown,
+        )
     # Drawing a card that fits nothing leaves at best the rack's deadwood after its best
     # discard plus that card: taking pays only if the card joins a formation.
     plain = _best_discard(me, list(me.rack))
@@ -258,21 +355,40 @@ def _take_verdict(me: _Seat, face: Face) -> str | None:
     baseline += _value(me, face)
     after = _best_discard(me, rack, keep=face if not me.play.discard_taken_allowed else None)
     if after is not None and after[0] < baseline:
-        return (
+        return _why(
+            "take_improves_cards" if _counts_cards(me) else "take_improves_points",
             f"{face} joins a formation in your hand: {_unmatched(me, after[0])} after the "
-            f"discard, not {baseline}"
+            f"discard, not {baseline}",
+            piece=str(face),
+            left=after[0],
+            baseline=baseline,
         )
     return None
 
 
-def _why_not_take(me: _Seat, face: Face) -> str:
+def _why_not_take(me: _Seat, face: Face) -> _Why:
+    piece = str(face)
     if me.seen.board[me.seat]:
-        return "a board player gains nothing from the column tile"
+        return _why("draw_board", "a board player gains nothing from the column tile")
     if _obliged_to_use(me):
         if _opening_due(me):
-            return f"{face} cannot be part of an opening you can lay this turn"
-        return f"{face} would have to go into a new formation this turn, and none can take it"
-    return f"{face} does not improve your hand ({_unmatched(me, _left(me, list(me.rack)))})"
+            return _why(
+                "draw_not_opening",
+                f"{face} cannot be part of an opening you can lay this turn",
+                piece=piece,
+            )
+        return _why(
+            "draw_no_new_formation",
+            f"{face} would have to go into a new formation this turn, and none can take it",
+            piece=piece,
+        )
+    left = _left(me, list(me.rack))
+    return _why(
+        "draw_no_gain_cards" if _counts_cards(me) else "draw_no_gain_points",
+        f"{face} does not improve your hand ({_unmatched(me, left)})",
+        piece=piece,
+        left=left,
+    )
 
 
 # ---------------------------------------------------------------------- laydown
@@ -368,22 +484,45 @@ def _laydown_hint(me: _Seat, legal: Sequence[Action]) -> Hint | None:
         lay = best_opening(rack, me.variant, _FREE, keep=me.keep, must_include=must, rules=me.rules)
         if not lay.melds:
             return None
-        return _laydown_of(me, lay, f"lays {lay.points} more points after the opening")
+        return _laydown_of(
+            me,
+            lay,
+            _why(
+                "laydown_more",
+                f"lays {lay.points} more points after the opening",
+                points=lay.points,
+            ),
+        )
     lay_found = _first_laydown(me, rack, must)
     if lay_found is None:
         return _no_laydown(me, legal, rack, must)
+    points = lay_found.points
     if not due:
-        return _laydown_of(me, lay_found, f"lays {lay_found.points} points, the most this rack can")
+        return _laydown_of(
+            me,
+            lay_found,
+            _why("laydown_most", f"lays {points} points, the most this rack can", points=points),
+        )
     minimum = me.play.opening_min_points
     already = seen.laid_points
     if already:
-        total = already + lay_found.points
-        reason = (
-            f"completes the opening: {already} points laid this turn + {lay_found.points} "
-            f"= {total} (minimum {minimum})"
+        total = already + points
+        reason = _why(
+            "laydown_completes",
+            f"completes the opening: {already} points laid this turn + {points} "
+            f"= {total} (minimum {minimum})",
+            already=already,
+            points=points,
+            total=total,
+            minimum=minimum,
         )
     else:
-        reason = f"opens with {lay_found.points} points (minimum {minimum})"
+        reason = _why(
+            "laydown_opens",
+            f"opens with {points} points (minimum {minimum})",
+            points=points,
+            minimum=minimum,
+        )
     return _laydown_of(me, lay_found, reason)
 
 
@@ -398,9 +537,10 @@ def _no_laydown(
             "reset",
             ("reset",),
             f"{what} cannot be completed into a legal turn: take them back",
+            "reset_laid" if seen.laid_points else "reset_moves",
         )
     if not _opening_due(me):
-        return Hint("laydown", (), "no formation can be laid from the rack")
+        return Hint("laydown", (), "no formation can be laid from the rack", "laydown_none")
     minimum = me.play.opening_min_points
     best = best_opening(
         rack,
@@ -411,22 +551,26 @@ def _no_laydown(
         rules=me.rules,
     )
     if not best.melds:
-        return Hint("laydown", (), "no laydown meets the opening rule yet")
+        return Hint("laydown", (), "no laydown meets the opening rule yet", "laydown_no_opening")
     # A note, not a move: laying it would leave the turn unable to end (RULES: opening).
     return Hint(
         "laydown",
         (),
         f"best opening is {best.points} points, short of the {minimum} needed: wait",
+        "laydown_short",
+        (("points", best.points), ("minimum", minimum)),
     )
 
 
-def _laydown_of(me: _Seat, lay: Laydown, reason: str) -> Hint:
+def _laydown_of(me: _Seat, lay: Laydown, why: _Why) -> Hint:
+    code, reason, params = why
     actions = [f"meld {_meld_text(c, me)}" for c in lay.melds]
     left = len(me.rack) - sum(len(c.kinds) for c in lay.melds)
     if _three_due(me, left - 1):
         actions.append("three")
         reason += f"; then announce 'three' ({left - 1} tiles will remain, RULES §9.11)"
-    return Hint("laydown", tuple(actions), reason)
+        params = (*params, ("then_three", left - 1))
+    return Hint("laydown", tuple(actions), reason, code, params)
 
 
 def _meld_text(cand: Candidate, me: _Seat) -> str:
@@ -480,6 +624,8 @@ def _closing_hints(me: _Seat, legal: Sequence[Action]) -> list[Hint]:
                     (str(action),),
                     f"the other cards all lie in melds: call and close with {action.face}, "
                     "deadwood 0 (RULES §6.6)",
+                    "close_remi",
+                    (("piece", str(action.face)),),
                 )
             ]
         if isinstance(action, GoOut) and action.face is not None:
@@ -489,6 +635,8 @@ def _closing_hints(me: _Seat, legal: Sequence[Action]) -> list[Hint]:
                     (str(action),),
                     f"the other 15 cards make a layout: go out, closing with {action.face} "
                     "(RULES §7.6)",
+                    "out_close",
+                    (("piece", str(action.face)),),
                 )
             ]
         if isinstance(action, CloseBoard):
@@ -497,6 +645,8 @@ def _closing_hints(me: _Seat, legal: Sequence[Action]) -> list[Hint]:
                     "close",
                     (str(action),),
                     f"your 14 other tiles make a contract: close with {action.face} (RULES §9.13)",
+                    "close_board",
+                    (("piece", str(action.face)),),
                 )
             ]
     return []
@@ -584,19 +734,34 @@ def _discard_hint(me: _Seat, discards: Sequence[Face]) -> Hint:
     left, face = found
     remaining = len(me.rack) - 1
     if remaining == 0:
-        return Hint("discard", (str(Discard(face)),), "your last piece: discard it and close")
+        return Hint(
+            "discard",
+            (str(Discard(face)),),
+            "your last piece: discard it and close",
+            "discard_last",
+            (("piece", str(face)),),
+        )
+    params: tuple[tuple[str, Param], ...] = (
+        ("piece", str(face)),
+        ("left", left),
+        ("remaining", remaining),
+    )
     if _counts_cards(me):
+        code = "discard_cards"
         reason = f"keeps the most cards in runs: {left} of {remaining} still outside runs"
     else:
+        code = "discard_points"
         reason = f"keeps the rest best arranged: {left} points left unmatched"
     actions: tuple[str, ...] = (str(Discard(face)),)
     if _three_due(me, remaining):
         actions = (str(AnnounceThree()), *actions)
+        penalty = _three_penalty(me.seen.options)
         reason += (
             f"; announce 'three' first: ending the turn with {remaining} tiles unannounced "
-            f"scores {_three_penalty(me.seen.options)} (RULES §9.11)"
+            f"scores {penalty} (RULES §9.11)"
         )
-    return Hint("discard", actions, reason)
+        params = (*params, ("three_first", remaining), ("penalty", penalty))
+    return Hint("discard", actions, reason, code, params)
 
 
 def _three_penalty(options: Mapping[str, Any]) -> int:

@@ -60,6 +60,18 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 
+/** Text that comes from the engine or server in English (an illegal move's reason, a
+ *  hint written out): as it is on an English page; elsewhere only what every language
+ *  reads the same, its rule references (RULES §9.6, A-50), so no English reaches a
+ *  Romanian or German screen. */
+export function localText(message) {
+  if (!message) return "";
+  const text = String(message);
+  if (lang === "en") return text;
+  const refs = text.match(/§\s*\d+(?:\.\d+)*(?:\([a-z0-9]+\))?|\bA-\d+/g);
+  return refs ? `RULES ${[...new Set(refs)].join(", ")}` : "";
+}
+
 /** Whether a catalog has ``key`` (for open families such as option names). */
 export function has(key) {
   return key in catalog || key in fallback;

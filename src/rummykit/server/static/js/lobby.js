@@ -2,10 +2,12 @@
 // watch or join an open table, browse finished games.
 
 import { api, playerName, rememberName, rememberSeat, tableUrl } from "./api.js";
-import { has, languagePicker, onLanguageChange, pickLanguage, setLanguage, t } from "./i18n.js";
+import { has, languagePicker, localText, onLanguageChange, pickLanguage, setLanguage, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
-const BOT_KINDS = ["greedy", "random"];
+// The server's bots by level (rummykit.bots.BOTS): the expert's three levels first.
+const BOT_KINDS = ["easy", "medium", "hard", "greedy", "random"];
+const DEFAULT_BOT = "bot:medium";
 let variants = [];
 
 function tf(family, value) {
@@ -30,7 +32,8 @@ function showMessage(text, kind = "error") {
 function errorText(err) {
   const code = err && err.code;
   const head = code && has(`error.${code}`) ? t(`error.${code}`) : t("error.generic");
-  return err && err.message ? `${head}: ${err.message}` : head;
+  const detail = localText(err && err.message);
+  return detail ? `${head}: ${detail}` : head;
 }
 
 function currentVariant() {
@@ -41,6 +44,7 @@ function formatValue(value) {
   if (value === null || value === undefined) return t("option.none");
   if (value === true) return t("option.yes");
   if (value === false) return t("option.no");
+  if (typeof value === "string") return tf("choice", value);
   return String(value);
 }
 
@@ -54,7 +58,10 @@ function fillVariants() {
 function onVariant() {
   const v = currentVariant();
   if (!v) return;
-  $("variant-summary").textContent = v.summary || v.title || "";
+  // The first paragraph of the game's how-to-play page, in the page's language.
+  $("variant-summary").textContent = has(`howto.${v.id}`)
+    ? tf("howto", v.id).split("\n")[0]
+    : localText(v.summary || v.title);
   const players = $("players");
   players.min = v.players.min;
   players.max = v.players.max;
@@ -79,7 +86,7 @@ function fillSeats() {
       select.dataset.seat = String(i);
       select.append(new Option(t("lobby.seat_open"), "open"));
       for (const bot of BOT_KINDS) select.append(new Option(t("seat.bot_named", { bot: tf("bot", bot) }), `bot:${bot}`));
-      select.value = before[i - 1] || (i >= 2 ? "bot:greedy" : "open");
+      select.value = before[i - 1] || (i >= 2 ? DEFAULT_BOT : "open");
       row.append(select);
     }
     box.append(row);
@@ -93,7 +100,9 @@ function fillOptions() {
   for (const opt of v.options) {
     const row = el("tr");
     row.dataset.option = opt.name;
-    row.append(el("td", "opt-name", opt.name));
+    const label = el("td", "opt-label", tf("opt", opt.name));
+    label.append(el("span", "opt-name", ` (${opt.name})`));
+    row.append(label);
     const cell = el("td");
     let input;
     if (opt.choices) {
@@ -116,7 +125,8 @@ function fillOptions() {
     input.dataset.option = opt.name;
     input.addEventListener("change", () => row.classList.toggle("changed", changedValue(opt, input) !== undefined));
     cell.append(input);
-    row.append(cell, el("td", "opt-help", opt.help || ""));
+    const help = has(`opt_help.${opt.name}`) ? tf("opt_help", opt.name) : localText(opt.help);
+    row.append(cell, el("td", "opt-help", help));
     table.append(row);
   }
 }
@@ -167,7 +177,7 @@ function describeTable(info) {
   box.append(el("p", "", `${tf("variant", info.variant)} · ${t("lobby.players_n", { n: info.players })} · ${tf("status", info.status)}`));
   const changed = Object.entries(info.options_changed || {});
   box.append(el("p", "", changed.length
-    ? `${t("lobby.changed_options")}: ${changed.map(([k, x]) => `${k} = ${formatValue(x)}`).join(", ")}`
+    ? `${t("lobby.changed_options")}: ${changed.map(([k, x]) => `${tf("opt", k)} = ${formatValue(x)}`).join(", ")}`
     : t("lobby.default_rules")));
   if (info.turn_timer) box.append(el("p", "", t("lobby.timer_n", { s: info.turn_timer })));
   const seats = el("ul", "seat-list");

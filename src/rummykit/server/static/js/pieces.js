@@ -5,6 +5,9 @@ export const TILE_COLOURS = ["R", "Y", "B", "K"];
 export const CARD_SUITS = ["S", "H", "D", "C"];
 const CARD_RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const SUIT_SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+// The colour-blind setting marks each tile colour with its own shape too
+// (red triangle, yellow circle, blue square, black diamond).
+export const TILE_SHAPES = { R: "\u25B2", Y: "\u25CF", B: "\u25A0", K: "\u25C6" };
 const TILE_RE = /^([RYBK])(\d{1,2})$/;
 const CARD_RE = /^(A|[2-9]|10|J|Q|K)([SHDC])$/;
 
@@ -98,6 +101,11 @@ export function pieceElement(token, extraClass = "") {
   } else if (face.material === "tiles") {
     el.classList.add(`c-${TILE_COLOURS[face.suit]}`);
     rank.textContent = String(face.rank);
+    const shape = document.createElement("span");
+    shape.className = "shape";
+    shape.textContent = TILE_SHAPES[TILE_COLOURS[face.suit]];
+    shape.setAttribute("aria-hidden", "true");
+    el.append(shape);
   } else {
     const s = CARD_SUITS[face.suit];
     el.classList.add(`s-${s}`);

@@ -1,10 +1,14 @@
 // The browser table: one WebSocket to /ws/{code}, state frames rendered from the seat's
 // view, actions sent in engine notation.  No build step: a plain ES module.
 
-import { api, forgetSeat, newActionId, rememberSeat, seatAt, playerName } from "./api.js";
+import { api, forgetSeat, newActionId, rememberName, rememberSeat, seatAt, playerName } from "./api.js";
 import { describe, matching, meldContinuations, parseAction, playableFaces } from "./actions.js";
-import { applyTranslations, has, languagePicker, onLanguageChange, pickLanguage, setLanguage, t } from "./i18n.js";
+import {
+  applyTranslations, currentLanguage, has, languagePicker, localText, onLanguageChange, pickLanguage,
+  setLanguage, t,
+} from "./i18n.js";
 import { backElement, colourKey, compareBy, formationTokens, numberKey, pieceElement } from "./pieces.js";
+import { qrImage } from "./qr.js";
 
 const $ = (id) => document.getElementById(id);
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -36,19 +40,25 @@ const S = {
   step: 0,
   events: 0,
   views: null,
+  // What the page showed last, to mark what changed (the last move, new formations).
+  seen: { history: 0, table: new Map(), column: 0 },
+  lastMove: null,
+  joinOffered: false,
 };
 window.rummykitTable = S;
 
 // ------------------------------------------------------------------ helpers
 
-function tf(family, value) {
+function tf(family, value, params = {}) {
   const key = `${family}.${value}`;
-  return has(key) ? t(key) : String(value);
+  return has(key) ? t(key, params) : String(value);
 }
 
 function seatName(i) {
   const seat = S.table && S.table.seats && S.table.seats.find((s) => s.seat === i);
-  const base = seat && seat.name ? seat.name : t("seat.default", { n: i + 1 });
+  // A bot's name is its level in the page's language, not the server's English name.
+  let base = seat && seat.name ? seat.name : t("seat.default", { n: i + 1 });
+  if (seat && seat.kind === "bot") base = t("seat.bot_label", { n: i + 1, bot: tf("bot", seat.bot || "greedy") });
   return i === S.seat && !S.replay ? t("seat.you_named", { name: base }) : base;
 }
 
@@ -209,6 +219,7 @@ function onFrame(frame) {
       const hadHints = S.hints.length > 0;
       S.hints = [];
       if (S.seat !== null) reconcileRack(S.view.rack || []);
+      trackChanges();
       render();
       if (hadHints && myTurn()) send({ type: "hint" });
       break;
@@ -232,7 +243,8 @@ function onFrame(frame) {
 
 function errorText(frame) {
   const head = frame.code ? tf("error", frame.code) : t("error.generic");
-  return frame.message && frame.message !== head ? `${head}: ${frame.message}` : head;
+  const detail = localText(frame.message);
+  return detail && detail !== head ? `${head}: ${detail}` : head;
 }
 
 // ------------------------------------------------------------------ rendering
@@ -241,8 +253,11 @@ function render() {
   renderStatus();
   renderHeader();
   renderWaiting();
+  renderInvite();
+  offerSeat();
   if (!S.view) return;
   renderSeats();
+  renderLastMove();
   renderCenter();
   renderFormations();
   renderRack();
@@ -264,10 +279,12 @@ function renderStatus() {
   status.className = S.connected ? "status online" : "status offline";
 }
 
+function inviteUrl() {
+  return `${location.origin}/t/${encodeURIComponent(S.code)}`;
+}
+
 function renderHeader() {
   $("code").textContent = S.code;
-  const invite = `${location.origin}/t/${encodeURIComponent(S.code)}`;
-  $("invite").value = invite;
   const variant = S.table ? S.table.variant : S.view && S.view.variant;
   $("variant").textContent = variant ? tf("variant", variant) : "";
   if (S.replay) $("who").textContent = "";
@@ -275,6 +292,7 @@ function renderHeader() {
   $("sit").hidden = S.replay || S.seat !== null || !S.table || !freeSeats().length;
   $("leave").hidden = S.replay || S.seat === null;
   document.body.classList.toggle("spectator", S.seat === null);
+  document.body.classList.toggle("dealt", Boolean(S.view));
   if (!S.view) return;
   const v = S.view;
   let turn;
@@ -291,15 +309,63 @@ function renderWaiting() {
   const box = $("waiting");
   box.hidden = Boolean(S.view) || !S.table;
   if (box.hidden) return;
-  box.replaceChildren(el("p", "", t("table.waiting")));
-  const list = el("ul", "seat-list");
+  const list = $("waiting-seats");
+  list.replaceChildren();
   for (const s of S.table.seats || []) {
     let who = s.name;
-    if (s.kind === "open") who = t("seat.open");
+    if (s.kind === "open") who = t("waiting.awaited");
     else if (s.kind === "bot") who = t("seat.bot_named", { bot: tf("bot", s.bot || "greedy") });
+    else if (s.seat === S.seat) who = t("seat.you_named", { name: s.name });
     list.append(el("li", `seat-${s.kind}`, `${t("seat.default", { n: s.seat + 1 })}: ${who}`));
   }
-  box.append(list);
+}
+
+/** The invite box: link, QR code, spectate link; open by itself while seats are awaited. */
+function renderInvite() {
+  const box = $("invite-box");
+  // Shown by itself while seats are awaited (for the seated host); the Invite button
+  // opens or closes it at any time.
+  const waiting = !S.view && S.table && S.seat !== null && freeSeats().length > 0;
+  const shown = S.inviteShown ?? waiting;
+  box.hidden = !shown || S.replay;
+  $("invite-toggle").hidden = S.replay;
+  if (box.hidden) return;
+  const url = inviteUrl();
+  if ($("invite").value !== url) {
+    $("invite").value = url;
+    $("qr").replaceChildren(qrImage(url, t("invite.qr")));
+  }
+  const watch = `${url}?spectate=1`;
+  $("spectate-link").href = watch;
+  $("spectate-link").textContent = watch;
+  $("btn-share").hidden = !navigator.share;
+  $("sit").hidden = S.replay || S.seat !== null || !S.table || !freeSeats().length;
+  $("leave").hidden = S.replay || S.seat === null;
+}
+
+/** A visitor with no seat at a table with a free seat is asked for a name and sat
+ *  down directly (the invite link); ?spectate=1 only watches. */
+function offerSeat() {
+  const dialog = $("join-dialog");
+  const open = !S.replay && !spectateOnly && S.seat === null && !S.token && S.table
+    && S.table.status !== "finished" && freeSeats().length > 0 && !S.joinDeclined;
+  dialog.hidden = !open;
+  if (!open) return;
+  $("join-what").textContent = t("invite.join_what", {
+    game: tf("variant", S.table.variant), n: freeSeats().length,
+  });
+  const list = $("join-seats");
+  list.replaceChildren();
+  for (const s of S.table.seats || []) {
+    if (s.kind === "open") continue;
+    const who = s.kind === "bot" ? t("seat.bot_named", { bot: tf("bot", s.bot || "greedy") }) : s.name;
+    list.append(el("li", "", who));
+  }
+  if (!S.joinOffered) {
+    S.joinOffered = true;
+    $("join-name").value = playerName();
+    $("join-name").focus();
+  }
 }
 
 function freeSeats() {
@@ -307,19 +373,34 @@ function freeSeats() {
   return S.table.seats.filter((s) => s.kind === "open");
 }
 
+/** Where seat ``i`` sits around the table as this page sees it (the viewer at the bottom). */
+function seatPosition(i, players) {
+  const rel = (i - (S.seat ?? 0) + players) % players;
+  if (rel === 0) return "me";
+  if (players === 2) return "top";
+  if (players === 3) return rel === 1 ? "left" : "right";
+  return ["me", "left", "top", "right"][rel] || "top";
+}
+
 function renderSeats() {
   const v = S.view;
   const box = $("seats");
   box.replaceChildren();
-  for (let i = 0; i < v.players; i += 1) {
+  const order = [...Array(v.players).keys()].sort((a, b) => {
+    const rank = { left: 0, top: 1, right: 2, me: 3 };
+    return rank[seatPosition(a, v.players)] - rank[seatPosition(b, v.players)];
+  });
+  for (const i of order) {
     const seat = el("div", "seat");
     seat.dataset.seat = String(i);
+    seat.dataset.pos = seatPosition(i, v.players);
+    if (S.lastMove && S.lastMove.seat === i && S.lastMove.fresh) seat.classList.add("just-moved");
     if (i === v.to_move && !["deal_end", "match_end"].includes(v.phase)) seat.classList.add("to-move");
     if (i === S.seat) seat.classList.add("me");
     const info = S.table && S.table.seats ? S.table.seats.find((s) => s.seat === i) : null;
     const name = el("div", "seat-name", seatName(i));
     if (info && info.kind === "bot") {
-      name.append(el("span", "badge bot", t("seat.bot_named", { bot: tf("bot", info.bot || "greedy") })));
+      // The name already says which bot plays.
     } else if (info && info.kind === "open") {
       name.append(el("span", "badge open", t("seat.open")));
     } else if (info && info.standin) {
@@ -345,7 +426,91 @@ function renderSeats() {
       facts.append(el("span", "badge", `${t("term.doubles")}: ${tf("doubles", cat)}`));
     }
     seat.append(facts);
+    if (S.lastMove && S.lastMove.seat === i && i !== S.seat) {
+      seat.append(el("div", "seat-last", describe(S.lastMove.text, seatName)));
+    }
     box.append(seat);
+  }
+}
+
+/** What changed since the last frame: the newest move by someone else (shown and
+ *  pulsed), new or extended formations and a new discard (briefly animated). */
+function trackChanges() {
+  const v = S.view;
+  const seen = S.seen;
+  const history = v.history || [];
+  const fresh = history.length > seen.history;
+  if (history.length) {
+    const [seat, text] = history[history.length - 1];
+    S.lastMove = { seat, text, fresh };
+  } else {
+    S.lastMove = null;
+  }
+  S.freshFormations = new Set();
+  for (const f of v.table) {
+    if (seen.table.size && seen.table.get(f.id) !== f.notation) S.freshFormations.add(f.id);
+  }
+  S.freshColumn = seen.history > 0 && v.column.length > seen.column;
+  seen.history = history.length;
+  seen.table = new Map(v.table.map((f) => [f.id, f.notation]));
+  seen.column = v.column.length;
+  if (fresh && myTurn() && !S.wasMyTurn) sound("turn");
+  S.wasMyTurn = myTurn();
+  if (fresh && ["deal_end", "match_end"].includes(v.phase)) sound("end");
+}
+
+function renderLastMove() {
+  const box = $("last-move");
+  const last = S.lastMove;
+  box.hidden = !last || last.seat < 0 || S.replay;
+  if (box.hidden) return;
+  box.textContent = t("table.last_move", { name: seatName(last.seat), move: describe(last.text, seatName) });
+}
+
+// ------------------------------------------------------------------ settings and sound
+
+const SETTINGS = "rummykit.settings";
+
+function settings() {
+  try { return { shapes: false, large: false, sound: false, ...JSON.parse(localStorage.getItem(SETTINGS) || "{}") }; }
+  catch { return { shapes: false, large: false, sound: false }; }
+}
+
+function applySettings() {
+  const now = settings();
+  document.body.classList.toggle("shapes", now.shapes);
+  document.body.classList.toggle("large", now.large);
+  $("opt-shapes").checked = now.shapes;
+  $("opt-large").checked = now.large;
+  $("opt-sound").checked = now.sound;
+}
+
+function saveSettings() {
+  localStorage.setItem(SETTINGS, JSON.stringify({
+    shapes: $("opt-shapes").checked, large: $("opt-large").checked, sound: $("opt-sound").checked,
+  }));
+  applySettings();
+}
+
+let audio = null;
+
+/** A short tone (no sound file to serve): "turn" rises, "end" falls.  Off unless chosen. */
+function sound(kind) {
+  if (!settings().sound || S.replay) return;
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    const now = audio.currentTime;
+    osc.frequency.setValueAtTime(kind === "turn" ? 660 : 880, now);
+    osc.frequency.linearRampToValueAtTime(kind === "turn" ? 880 : 440, now + 0.25);
+    gain.gain.setValueAtTime(0.15, now);
+    gain.gain.exponentialRampToValueAtTime(0.001, now + 0.35);
+    osc.connect(gain).connect(audio.destination);
+    osc.start(now);
+    osc.stop(now + 0.4);
+  } catch {
+    // No audio (autoplay policy, no device): the table works without it.
   }
 }
 
@@ -365,6 +530,7 @@ function renderCenter() {
     const piece = pieceElement(face, "column-piece");
     piece.dataset.index = String(index);
     if (legalTakes.has(index)) piece.classList.add("legal");
+    if (S.freshColumn && index === v.column.length - 1) piece.classList.add("fresh");
     piece.addEventListener("click", () => sendAction(`take ${index}`));
     column.append(piece);
   });
@@ -386,9 +552,12 @@ function renderFormations() {
     const node = el("div", `formation kind-${f.kind}`);
     node.dataset.id = String(f.id);
     if (targets.has(f.id)) node.classList.add("target");
+    if (S.freshFormations && S.freshFormations.has(f.id)) node.classList.add("last");
     const label = el("div", "formation-label", `m${f.id} · ${tf("kind", f.kind)} · ${seatName(f.owner)}`);
     const pieces = el("div", "formation-pieces");
-    for (const token of formationTokens(f.notation)) pieces.append(pieceElement(token));
+    for (const token of formationTokens(f.notation)) {
+      pieces.append(pieceElement(token, S.freshFormations && S.freshFormations.has(f.id) ? "fresh" : ""));
+    }
     node.append(label, pieces);
     node.addEventListener("click", () => playOnFormation(f.id));
     box.append(node);
@@ -464,7 +633,8 @@ async function renderSelection() {
       }
     } else {
       parts.push(t("rack.not_a_formation"));
-      if (verdict.reason) parts.push(verdict.reason);
+      const why = localText(verdict.reason);
+      if (why) parts.push(why);
     }
   } else if (melds.length) {
     parts.push(t("rack.legal_meld"));
@@ -614,12 +784,16 @@ function scoreTable(v) {
 
 function renderRules() {
   const v = S.view;
+  const howto = $("howto");
+  howto.replaceChildren();
+  const page = `howto.${v.variant}`;
+  if (has(page)) {
+    howto.append(el("h3", "", tf("variant", v.variant)));
+    for (const para of t(page).split("\n")) howto.append(el("p", "", para));
+  }
   const box = $("rules-body");
   box.replaceChildren();
-  const variantId = v.variant;
-  box.append(el("p", "rules-variant", `${tf("variant", variantId)} (${variantId})`));
-  const meta = S.variants && S.variants.find((x) => x.id === variantId);
-  if (meta && meta.summary) box.append(el("p", "rules-summary", meta.summary));
+  const meta = S.variants && S.variants.find((x) => x.id === v.variant);
   const need = v.options.opening_min_points;
   if (need) box.append(el("p", "", t("rules.opening", { n: need })));
   const list = el("table", "options");
@@ -628,17 +802,25 @@ function renderRules() {
     const row = el("tr");
     const opt = defaults.get(name);
     if (opt && JSON.stringify(opt.default) !== JSON.stringify(value)) row.classList.add("changed");
-    row.append(el("td", "opt-name", name), el("td", "opt-value", formatValue(value)));
-    row.append(el("td", "opt-help", opt && opt.help ? opt.help : ""));
+    const label = el("td", "opt-label", tf("opt", name));
+    label.append(el("span", "opt-name", ` (${name})`));
+    row.append(label, el("td", "opt-value", formatValue(value)));
+    row.append(el("td", "opt-help", optionHelp(name, opt)));
     list.append(row);
   }
   box.append(list);
+}
+
+/** An option's one-line explanation in the page's language. */
+function optionHelp(name, opt) {
+  return has(`opt_help.${name}`) ? tf("opt_help", name) : localText(opt && opt.help);
 }
 
 function formatValue(value) {
   if (value === null) return t("option.none");
   if (value === true) return t("option.yes");
   if (value === false) return t("option.no");
+  if (typeof value === "string") return tf("choice", value);
   return String(value);
 }
 
@@ -656,9 +838,23 @@ function renderHints() {
       b.addEventListener("click", () => sendAction(text));
       li.append(b);
     }
-    li.append(el("span", "reason", hint.reason));
+    li.append(el("span", "reason", hintReason(hint)));
     box.append(li);
   }
+}
+
+/** A hint's reason in the page's language: its code and parameters (solver/hints.py
+ *  Hint.code, Hint.params) through the catalog, never the English text. */
+function hintReason(hint) {
+  if (!hint.code || !has(`reason.${hint.code}`)) return localText(hint.reason);
+  const p = { ...(hint.params || {}) };
+  if (p.target !== undefined) p.target = `m${p.target}`;
+  const parts = [tf("reason", hint.code, p)];
+  if (p.then_three !== undefined) parts.push(t("reason.then_three", { left: p.then_three }));
+  if (p.three_first !== undefined) {
+    parts.push(t("reason.three_first", { left: p.three_first, penalty: p.penalty }));
+  }
+  return parts.join("; ");
 }
 
 /** The penalty the rules set for ``text`` now (RULES §9.11 "three", §6.8 a failed
@@ -780,7 +976,10 @@ function attachDrag(piece, index) {
       ghost.remove();
       piece.classList.remove("dragging");
       clearDropMarks();
-      if (e.type === "pointerup") drop(index, e.clientX, e.clientY);
+      // Drop after this input event: re-rendering the rack now would detach the touched
+      // piece before its touchend, and Chrome then drops the click of the next tap.
+      const { clientX: x, clientY: y } = e;
+      if (e.type === "pointerup") setTimeout(() => drop(index, x, y), 0);
     };
     piece.addEventListener("pointermove", move);
     piece.addEventListener("pointerup", up);
@@ -837,7 +1036,7 @@ async function rematch() {
     if (made.token) rememberSeat(made.code, made.seat, made.token);
     location.href = `/t/${encodeURIComponent(made.code)}`;
   } catch (err) {
-    showMessage(`${tf("error", err.code)}: ${err.message}`, "error");
+    showMessage(errorText(err), "error");
   }
 }
 
@@ -846,23 +1045,23 @@ async function leave() {
   try {
     await api(`/api/tables/${encodeURIComponent(S.code)}/leave`, {}, S.token);
   } catch (err) {
-    showMessage(`${tf("error", err.code)}: ${err.message}`, "error");
+    showMessage(errorText(err), "error");
     return;
   }
   forgetSeat(S.code);
   location.href = "/";
 }
 
-async function sitDown() {
+async function sitDown(name = null) {
   const free = freeSeats();
-  const body = { name: playerName() || t("seat.guest") };
+  const body = { name: name || playerName() || t("seat.guest") };
   if (free.length) body.seat = free[0].seat;
   try {
     const joined = await api(`/api/tables/${encodeURIComponent(S.code)}/join`, body);
     rememberSeat(S.code, joined.seat, joined.token);
     location.reload();
   } catch (err) {
-    showMessage(`${tf("error", err.code)}: ${err.message}`, "error");
+    showMessage(errorText(err), "error");
   }
 }
 
@@ -896,7 +1095,29 @@ function wire() {
     $("invite").select();
     navigator.clipboard?.writeText($("invite").value).catch(() => {});
   });
-  $("rules-toggle").addEventListener("click", () => { $("rules").hidden = !$("rules").hidden; });
+  $("rules-toggle").addEventListener("click", () => {
+    $("rules").hidden = !$("rules").hidden;
+    if (!$("rules").hidden) $("rules").scrollIntoView({ block: "start" });
+  });
+  $("invite-toggle").addEventListener("click", () => {
+    S.inviteShown = $("invite-box").hidden;
+    renderInvite();
+    if (S.inviteShown) $("invite-box").scrollIntoView({ block: "start" });
+  });
+  $("btn-share").addEventListener("click", () => {
+    navigator.share?.({ title: t("invite.title"), url: inviteUrl() }).catch(() => {});
+  });
+  $("settings-toggle").addEventListener("click", () => { $("settings").hidden = false; });
+  $("settings-close").addEventListener("click", () => { $("settings").hidden = true; });
+  for (const id of ["opt-shapes", "opt-large", "opt-sound"]) $(id).addEventListener("change", saveSettings);
+  $("join-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const name = $("join-name").value.trim();
+    if (!name) return;
+    rememberName(name);
+    sitDown(name);
+  });
+  $("join-watch").addEventListener("click", () => { S.joinDeclined = true; $("join-dialog").hidden = true; });
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape") { $("chooser").hidden = true; S.selected.clear(); renderRack(); }
   });
@@ -975,6 +1196,7 @@ async function main() {
   languagePicker($("lang"));
   onLanguageChange(() => { applyTranslations(document); render(); });
   wire();
+  applySettings();
   const held = spectateOnly || replayMode ? null : seatAt(code);
   if (held) { S.token = held.token; S.seat = held.seat; }
   api("/api/variants").then((list) => { S.variants = list; if (S.view) renderRules(); }).catch(() => {});
