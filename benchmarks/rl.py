@@ -18,6 +18,13 @@ games stop recycling the stock after 3 turn-overs, so a random deal ends).
 
 Times are CPU time of this process (time.process_time); each speed is the best
 of three runs over different seeds, after a warm-up on other seeds.
+
+    python benchmarks/rl.py --learners   # learner speeds (needs the learn extra: torch, sb3)
+
+prints a second table, for remi_ro, romme and basic at 2 seats: Gymnasium steps/s with
+the flat action space and with ``action_space="features"`` (masked random learner), and
+learner steps/s (environment and updates, CPU time, one torch thread) of the two recipes
+in examples/: MaskablePPO on the flat space and the CleanRL-style PPO on features.
 """
 
 from __future__ import annotations
@@ -81,6 +88,62 @@ def gym_steps(variant: str, players: int, deals: int, first_seed: int = 0) -> fl
     return steps / (time.process_time() - start)
 
 
+def gym_mode_steps(variant: str, mode: str, steps: int) -> float:
+    """Gymnasium learner steps/s (2 seats, random bots) with action space ``mode``."""
+    env = rl.RummyGymEnv(variant, 2, action_space=mode)  # type: ignore[arg-type]
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    start = time.process_time()
+    for _ in range(steps):
+        legal = np.flatnonzero(env.action_masks())
+        _obs, _r, terminated, truncated, _info = env.step(int(rng.choice(legal)))
+        if terminated or truncated:
+            env.reset()
+    return steps / (time.process_time() - start)
+
+
+def learner_steps(variant: str, recipe: str, steps: int) -> float:
+    """Learner steps/s (CPU time) of an examples/ recipe: ``maskable`` or ``cleanrl``."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+    start = time.process_time()
+    if recipe == "maskable":
+        import sb3_maskable_ppo
+
+        sb3_maskable_ppo.train(variant, 2, steps=steps, n_steps=256, batch_size=64)
+    else:
+        import cleanrl_ppo
+
+        args = cleanrl_ppo.Args(
+            variant=variant, total_timesteps=steps, num_envs=4, num_steps=64, eval_deals=0
+        )
+        cleanrl_ppo.train(args)
+    return steps / (time.process_time() - start)
+
+
+def learners(quick: bool) -> None:
+    """The second table (see the module docstring)."""
+    steps = 256 if quick else 2048
+    print()
+    print(
+        f"| {'variant':<10} | {'Gym flat steps/s':>16} | {'Gym features steps/s':>20} "
+        f"| {'MaskablePPO steps/s':>19} | {'CleanRL PPO steps/s':>19} |"
+    )
+    print(f"|{'-' * 12}|{'-' * 18}|{'-' * 22}|{'-' * 21}|{'-' * 21}|")
+    for name in ("remi_ro", "romme", "basic"):
+        flat = gym_mode_steps(name, "flat", steps)
+        features = gym_mode_steps(name, "features", steps)
+        maskable = learner_steps(name, "maskable", steps)
+        cleanrl = learner_steps(name, "cleanrl", steps)
+        print(
+            f"| {name:<10} | {flat:>16,.0f} | {features:>20,.0f} | {maskable:>19,.0f} "
+            f"| {cleanrl:>19,.0f} |",
+            flush=True,
+        )
+
+
 def _engine_playouts(variant: str, players: int, deals: int, first_seed: int) -> float:
     return random_playouts(variant, deals, players, first_seed=first_seed)
 
@@ -93,7 +156,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="tiny sizes, for smoke tests")
     parser.add_argument("--variant", action="append", help="only these variants (repeatable)")
+    parser.add_argument(
+        "--learners", action="store_true", help="only the learner table (needs torch, sb3)"
+    )
     args = parser.parse_args()
+    if args.learners:
+        learners(args.quick)
+        return
     deals = 2 if args.quick else 30
     names = args.variant or [v.name for v in all_variants()]
     print(

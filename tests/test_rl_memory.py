@@ -212,3 +212,28 @@ def test_the_observation_is_versioned() -> None:
     table = Table("remi_ro", 4, {})
     assert OBSERVATION_VERSION == table.encoder.version == 2
     assert table.encoder.size == 1164 + 5 * 4 * KINDS
+
+
+@pytest.mark.parametrize("variant", ["remi_ro", "romme"])
+def test_a_copied_memory_follows_its_copied_game_like_a_replayed_one(variant: str) -> None:
+    game = Game(variant, 3, {}, seed=21)
+    rng = random.Random(21)
+    memory = PublicMemory(game)
+    for _ in range(60):
+        if game.results:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+        memory.sync(game)
+    twin = game.copy()
+    copied = memory.copy(twin)
+    before = memory.counts.copy()
+    for _ in range(60):
+        if twin.results:
+            break
+        twin.apply(rng.choice(twin.legal_actions()))
+        copied.sync(twin)
+    replayed = PublicMemory(twin)  # rebuilt from the game's seed and log
+    np.testing.assert_array_equal(copied.counts, replayed.counts)
+    assert copied.last_discard == replayed.last_discard
+    np.testing.assert_array_equal(memory.counts, before)  # the original is untouched
+    assert copied._game is twin  # followed step by step, never replayed

@@ -110,9 +110,12 @@ def test_chance_nodes_deal_exactly_the_engine_deal_of_their_wall(variant: str) -
         assert state.information_state_string(seat) == ros._view_text(view(seeded, seat), True)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_openspiel_random_simulation_test_passes(variant: str) -> None:
-    game = ros.load(variant, players=2, max_steps_per_deal=SIM_STEPS)
+@pytest.mark.parametrize(
+    ("variant", "players"),
+    [*((v, 2) for v in VARIANTS), ("remi_ro", 4), ("continental", 6)],
+)
+def test_openspiel_random_simulation_test_passes(variant: str, players: int) -> None:
+    game = ros.load(variant, players=players, max_steps_per_deal=SIM_STEPS)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 

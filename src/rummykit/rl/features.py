@@ -199,87 +199,85 @@ class ActionFeatures:
 
     def encode(self, seen: SeatView, actions: Sequence[Action]) -> npt.NDArray[np.float32]:
         """One row per action of ``seen.seat``: an ``(len(actions), F)`` array."""
-        out = np.zeros((len(actions), self.size), dtype=np.float32)
-        rack = np.bincount([f.kind for f in seen.rack], minlength=KINDS).astype(np.float32)
+        # Speed: the loop only collects (row, kind) pairs and one-hot positions; every
+        # count, scaling and sum is then one NumPy operation over all the rows.
+        n = len(actions)
+        at = self._at
+        out = np.zeros((n, self.size), dtype=np.float32)
+        moved: tuple[list[int], list[int], list[int]] = ([], [], [])  # block, row, kind
+        hot_rows: list[int] = []
+        hot_cols: list[int] = []
         for row, action in enumerate(actions):
-            self._write(out[row], seen, rack, action)
+            hot_rows.append(row)
+            hot_cols.append(at["verb"] + _VERB_INDEX[type(action)])
+            for block, faces in enumerate(self._moves(seen, action)):
+                for face in faces:
+                    moved[0].append(block)
+                    moved[1].append(row)
+                    moved[2].append(face.kind)
+            extra = self._one_hot(seen, action, out[row])
+            if extra >= 0:
+                hot_rows.append(row)
+                hot_cols.append(extra)
+        out[hot_rows, hot_cols] = 1.0
+        counts = np.zeros((4, n, KINDS), dtype=np.float32)  # lays, declared, takes, gives
+        np.add.at(counts, (moved[0], moved[1], moved[2]), 1.0)
+        inverse = self._inverse_copies
+        scaled = np.minimum(counts * inverse, 1.0)
+        out[:, at["lays"] : at["keeps"]] = scaled.transpose(1, 0, 2).reshape(n, 4 * KINDS)
+        rack = np.bincount([f.kind for f in seen.rack], minlength=KINDS).astype(np.float32)
+        keeps = np.maximum(rack + counts[2] - counts[0] - counts[3], 0.0)
+        out[:, at["keeps"] : at["keeps"] + KINDS] = np.minimum(keeps * inverse, 1.0)
+        s = at["scalars"]
+        points = self._points
+        out[:, s] = counts[0].sum(axis=1) / _CAP_PIECES
+        out[:, s + 1] = counts[0] @ points / _CAP_POINTS
+        out[:, s + 2] = keeps @ points / _CAP_POINTS
+        out[:, s + 3] = counts[2].sum(axis=1) / _CAP_PIECES
+        out[:, s + 4] = keeps.sum(axis=1) / _CAP_HAND
+        np.clip(out[:, s : s + _SCALARS], 0.0, 1.0, out=out[:, s : s + _SCALARS])
         return out
 
-    def _write(
-        self,
-        v: npt.NDArray[np.float32],
-        seen: SeatView,
-        rack: npt.NDArray[np.float32],
-        action: Action,
-    ) -> None:
-        at = self._at
-        v[at["verb"] + _VERB_INDEX[type(action)]] = 1.0
-        lays: list[Face] = []
-        declared: list[Face] = []
-        takes: list[Face] = []
-        gives: list[Face] = []
-        target = 0
+    def _moves(self, seen: SeatView, action: Action) -> tuple[list[Face], ...]:
+        """(lays, declared, takes, gives) of ``action`` for the seat of ``seen``."""
         if isinstance(action, TakeColumn):
-            takes = list(seen.column[action.index :])
-        elif isinstance(action, Meld):
-            lays = list(action.faces)
-            declared = [d for d in action.declared if d is not None]
-        elif isinstance(action, Attach):
-            lays = [action.face]
-            declared = [] if action.declared is None else [action.declared]
-            target = action.target
-        elif isinstance(action, ExchangeJoker):
-            lays = list(action.faces)
-            target = action.target
-            takes = self._freed_jokers(seen, action)
-        elif isinstance(action, Reclaim):
-            takes = [action.face]
-            target = action.target
-        elif isinstance(action, Discard | CloseBoard | AcceptSwap):
-            gives = [action.face]
-        elif isinstance(action, CallRemi | GoOut) and action.face is not None:
-            gives = [action.face]
-            if isinstance(action, GoOut):
-                lays = _without(seen.rack, action.face)
-        elif isinstance(action, GoOut):
-            lays = list(seen.rack)
-        elif isinstance(action, ProposeSwap):
-            gives = [action.face]
-            v[at["seat"] + (action.seat - seen.seat) % seen.players] = 1.0
-        elif isinstance(action, AnnounceDoubles):
-            v[at["doubles"] + _DOUBLES.index(action.category)] = 1.0
-        inverse = self._inverse_copies
-        keeps = rack.copy()
-        for block, faces, sign in (
-            ("lays", lays, -1.0),
-            ("declared", declared, 0.0),
-            ("takes", takes, 1.0),
-            ("gives", gives, -1.0),
-        ):
-            start = at[block]
-            for face in faces:
-                v[start + face.kind] += inverse[face.kind]
-                keeps[face.kind] += sign
-        np.clip(v[at["lays"] : at["keeps"]], 0.0, 1.0, out=v[at["lays"] : at["keeps"]])
-        keeps = np.maximum(keeps, 0.0)
-        v[at["keeps"] : at["keeps"] + KINDS] = np.minimum(keeps * inverse, 1.0)
-        if target:
-            formation = next((f for f in seen.table if f.id == target), None)
+            return [], [], list(seen.column[action.index :]), []
+        if isinstance(action, Meld):
+            return list(action.faces), [d for d in action.declared if d is not None], [], []
+        if isinstance(action, Attach):
+            return [action.face], [] if action.declared is None else [action.declared], [], []
+        if isinstance(action, ExchangeJoker):
+            return list(action.faces), [], self._freed_jokers(seen, action), []
+        if isinstance(action, Reclaim):
+            return [], [], [action.face], []
+        if isinstance(action, Discard | CloseBoard | AcceptSwap | ProposeSwap):
+            return [], [], [], [action.face]
+        if isinstance(action, CallRemi) and action.face is not None:
+            return [], [], [], [action.face]
+        if isinstance(action, GoOut):
+            if action.face is None:
+                return list(seen.rack), [], [], []
+            return _without(seen.rack, action.face), [], [], [action.face]
+        return [], [], [], []
+
+    def _one_hot(self, seen: SeatView, action: Action, v: npt.NDArray[np.float32]) -> int:
+        """The position of the action's seat or doubles one-hot (or -1); writes the
+        ``target`` block of a move on a formation into ``v``."""
+        at = self._at
+        if isinstance(action, ProposeSwap):
+            return at["seat"] + (action.seat - seen.seat) % seen.players
+        if isinstance(action, AnnounceDoubles):
+            return at["doubles"] + _DOUBLES.index(action.category)
+        if isinstance(action, Attach | ExchangeJoker | Reclaim):
             t = at["target"]
             v[t] = 1.0
+            formation = next((f for f in seen.table if f.id == action.target), None)
             if formation is not None:
                 v[t + 1] = float(formation.owner == seen.seat)
                 v[t + 2] = float(formation.kind == "run")
                 v[t + 3] = float(formation.kind == "set")
                 v[t + 4] = min(1.0, len(formation.faces) / _CAP_PIECES)
-        points = self._points
-        kept_points = float(points @ keeps)
-        s = at["scalars"]
-        v[s] = min(1.0, len(lays) / _CAP_PIECES)
-        v[s + 1] = min(1.0, max(0.0, sum(float(points[f.kind]) for f in lays) / _CAP_POINTS))
-        v[s + 2] = min(1.0, max(0.0, kept_points / _CAP_POINTS))
-        v[s + 3] = min(1.0, len(takes) / _CAP_PIECES)
-        v[s + 4] = min(1.0, float(keeps.sum()) / _CAP_HAND)
+        return -1
 
     @staticmethod
     def _freed_jokers(seen: SeatView, action: ExchangeJoker) -> list[Face]:
