@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rummykit.i18n import LANGUAGES, Messages, catalog, language_from_environment
+from rummykit.i18n import LANGUAGES, Messages, catalog, howto_markdown, language_from_environment
 
 OWN = Path(__file__).resolve().parent.parent / "src" / "rummykit" / "i18n"
 SLOT = re.compile(r"\{(\w+)\}")
@@ -81,3 +81,11 @@ def test_messages_fill_slots_and_keep_english_engine_text_off_other_screens() ->
     assert ro.local("the column is empty") == ""
     with pytest.raises(KeyError):
         en("cli.no-such-message")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_how_to_play_pages_in_docs_match_the_catalog(lang: str) -> None:
+    """docs/howto/<lang>.md is the catalog's how-to-play text; regenerate it with
+    python -c 'from rummykit.i18n import howto_markdown as h; print(h("de"), end="")'."""
+    page = OWN.parent.parent.parent / "docs" / "howto" / f"{lang}.md"
+    assert page.read_text(encoding="utf-8") == howto_markdown(lang)

@@ -22,7 +22,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["LANGUAGES", "Messages", "catalog", "language_from_environment"]
+__all__ = ["LANGUAGES", "Messages", "catalog", "howto_markdown", "language_from_environment"]
 
 LANGUAGES = ("en", "ro", "de", "hr", "bg", "pl")
 """The languages every message exists in."""
@@ -95,3 +95,17 @@ class Messages:
             return text
         refs = list(dict.fromkeys(_RULE_REF.findall(text)))
         return f"RULES {', '.join(refs)}" if refs else ""
+
+
+def howto_markdown(lang: str) -> str:
+    """The how-to-play pages of every game in ``lang`` as one Markdown document (what
+    ``docs/howto/<lang>.md`` holds; the browser shows the same text per game)."""
+    from rummykit.rules.variant import all_variants
+
+    msg = Messages(lang)
+    lines = [f"# {msg('table.how_to_play')} — rummykit ({lang})", ""]
+    for v in sorted(all_variants(), key=lambda v: v.name):
+        lines += [f"## {msg.family('variant', v.name)}", "", f"`{v.name}`", ""]
+        for para in msg(f"howto.{v.name}").split("\n"):
+            lines += [para, ""]
+    return "\n".join(lines).rstrip() + "\n"
