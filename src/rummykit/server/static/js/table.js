@@ -1188,7 +1188,8 @@ function renderDeadline() {
   if (!S.deadline) { box.hidden = true; return; }
   const left = Math.max(0, Math.round(S.deadline - Date.now() / 1000));
   box.hidden = false;
-  box.textContent = t("turn.deadline", { s: left });
+  // The person to move is told a stand-in bot will play when the time runs out.
+  box.textContent = myTurn() ? t("turn.deadline_mine", { s: left }) : t("turn.deadline", { s: left });
 }
 
 async function main() {
