@@ -5,14 +5,25 @@ no message key shows raw, and the language can be switched and is remembered."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from browser_support import PageErrors, catalog, chromium, live_server, require_browser
+from browser_support import (
+    PageErrors,
+    catalog,
+    chromium,
+    live_server,
+    perform,
+    require_browser,
+    snapshot,
+    wait_for_state,
+)
 
 LANGUAGES = {
     "en": "en-GB",
@@ -39,6 +50,20 @@ def browser(server: str) -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the screenshots go: $RUMMYKIT_ARTIFACTS (CI uploads it), else a temporary
+    folder pytest keeps for the last runs."""
+    folder = os.environ.get("RUMMYKIT_ARTIFACTS")
+    path = Path(folder) / "screenshots" if folder else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+@pytest.fixture(scope="module")
 def seat(server: str) -> dict[str, Any]:
     """A remi_ro table with one person and three bots: its code, seat and token."""
     body = json.dumps(
@@ -57,8 +82,8 @@ def seat(server: str) -> dict[str, Any]:
     return made
 
 
-def _context(browser: Any, locale: str, seat: dict[str, Any] | None = None) -> Any:
-    context = browser.new_context(locale=locale)
+def _context(browser: Any, locale: str, seat: dict[str, Any] | None = None, **options: Any) -> Any:
+    context = browser.new_context(locale=locale, **options)
     if seat is not None:
         held = {seat["code"]: {"seat": seat["seat"], "token": seat["token"]}}
         context.add_init_script(
@@ -84,7 +109,7 @@ def _assert_translated(page: Any, lang: str) -> None:
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_language_renders_lobby_and_table(
-    browser: Any, server: str, seat: dict[str, Any], lang: str
+    browser: Any, server: str, seat: dict[str, Any], lang: str, shots: Path
 ) -> None:
     text = catalog(lang)
     context = _context(browser, LANGUAGES[lang], seat)
@@ -111,7 +136,81 @@ def test_language_renders_lobby_and_table(
     assert page.inner_text("#who") == text["table.you_are"].replace("{seat}", "1")
     for button in page.locator("#extra-actions button").all():
         assert not RAW_KEY.match(button.inner_text())
+    # Issue 13 item 8: the table at desktop and phone size, and the phone lobby, as
+    # screenshots for people to look at (artifacts).
+    written = []
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        page.wait_for_timeout(100)
+        written.append(shots / f"{lang}-{size}-table.png")
+        page.screenshot(path=str(written[-1]))
+    page.goto(f"{server}/")
+    page.wait_for_selector('#variant option[value="remi_ro"]', state="attached")
+    written.append(shots / f"{lang}-phone-lobby.png")
+    page.screenshot(path=str(written[-1]), full_page=True)
+    assert all(p.stat().st_size > 5000 for p in written), written
     assert not errors.errors
+    context.close()
+
+
+def test_no_english_engine_text_reaches_a_romanian_screen(browser: Any, server: str) -> None:
+    """Issue 13 item 6: an illegal move's reason and the hints' reasons come from the
+    engine in English; a Romanian page shows its own words (and rule references)."""
+    body = json.dumps(
+        {
+            "variant": "remi_ro",
+            "players": 2,
+            "name": "Ana",
+            "bots": [{"seat": 1, "bot": "greedy"}],
+        }
+    ).encode()
+    request = urllib.request.Request(
+        f"{server}/api/tables", data=body, headers={"content-type": "application/json"}
+    )
+    with urllib.request.urlopen(request) as answer:
+        made: dict[str, Any] = json.load(answer)
+    context = _context(browser, "ro-RO", made, viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    frames: list[dict[str, Any]] = []
+    page.on(
+        "websocket",
+        lambda ws: ws.on("framereceived", lambda payload: frames.append(json.loads(payload))),
+    )
+    page.goto(f"{server}/t/{made['code']}")
+    state = wait_for_state(page)
+    for _ in range(20):
+        state = snapshot(page)
+        if "draw" in state["legal"]:
+            break
+        if state["legal"]:
+            action = "ready" if "ready" in state["legal"] else None
+            action = action or next(a for a in state["legal"] if a.startswith("discard"))
+            perform(page, action, touch=True)
+        page.wait_for_function(
+            "after => window.rummykitTable.eventId > after", arg=state["eventId"]
+        )
+    ro = catalog("ro")
+    # Discarding before drawing: refused with the engine's English reason.
+    page.locator("#rack .rack-piece").first.tap()
+    page.locator("#btn-discard").tap()
+    page.wait_for_selector("#message:not([hidden])")
+    shown = page.inner_text("#message")
+    errors = [f for f in frames if f.get("type") == "error"]
+    assert errors and errors[-1]["message"], errors
+    assert errors[-1]["message"] not in shown
+    assert re.fullmatch(re.escape(ro["error.illegal_action"]) + r"(: RULES [^a-z]*)?", shown)
+    # Draw, then ask for hints: reasons from the Romanian catalog, never the English.
+    perform(page, "draw", touch=True)
+    wait_for_state(page, state["eventId"])
+    page.locator("#btn-hint").tap()
+    page.wait_for_selector("#hints li")
+    hints = [h for f in frames if f.get("type") == "hint" for h in f["hints"]]
+    assert hints and all(h["code"] for h in hints), hints
+    text = page.inner_text("#hints")
+    for hint in hints:
+        assert hint["reason"] not in text, hint
+        head = ro[f"reason.{hint['code']}"].split("{")[0]
+        assert head in text, (head, text)
     context.close()
 
 

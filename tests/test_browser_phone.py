@@ -226,8 +226,12 @@ def test_invite_link_asks_a_name_and_seats_the_friend(browser: Any, server: str)
     friend.goto(invite)
     friend.wait_for_selector("#join-dialog:not([hidden])")
     assert friend.inner_text("#join-sit") == catalog("pl")["invite.sit_down"]
+    # Told before sitting that a stand-in bot plays the seat while they are away.
+    assert friend.inner_text("#join-dialog").count(catalog("pl")["invite.standin"]) == 1
     friend.fill("#join-name", "Bob")
-    friend.locator("#join-sit").tap()
+    # Sitting down reloads the page with the seat's token.
+    with friend.expect_navigation():
+        friend.locator("#join-sit").tap()
     wait_for_state(friend)
     wait_for_state(host)
     assert snapshot(friend)["seat"] == 1

@@ -136,6 +136,13 @@ def _assert_finished(page: Any, lang: str) -> None:
     assert page.locator("#summary").is_visible()
     rows = page.locator("#summary .summary-table tr")
     assert rows.count() == 1 + state["view"]["players"]
+    # Issue 13 item 4: the sheet names the bonuses and penalties (the closer at least).
+    last = results[-1]
+    if last["closer"] is not None:
+        notes = page.locator("#summary .summary-table td.notes").nth(last["closer"])
+        assert text["sheet.closed"] in notes.inner_text()
+    scores = page.locator("#summary .summary-table td.deal-score").all_inner_texts()
+    assert scores == [str(x) for x in last["scores"]]
     assert (
         page.locator("#summary .winner")
         .inner_text()

@@ -395,7 +395,8 @@ def test_hint_text_and_json(runner: CliRunner) -> None:
     ]
     data = as_json(runner, *args, "--opened", "--json")
     assert [h["topic"] for h in data] == ["attach", "exchange", "discard"]
-    assert all(set(h) == {"topic", "actions", "reason"} for h in data)
+    # Issue 13 item 6: with the reason's code and parameters, for interfaces to translate.
+    assert all(set(h) == {"topic", "actions", "reason", "code", "params"} for h in data)
     # Not opened: no attachment (RULES §9.9), and no exchange either: an exchange is
     # allowed in the opening turn (§9.10, A-55) but the freed joker must go into a
     # 45-point opening this turn, which [B2 B3 J] is not.
@@ -442,12 +443,22 @@ def test_hint_for_a_card_variant(runner: CliRunner) -> None:
             "topic": "laydown",
             "actions": ["meld [AH 2H 3H]"],
             "reason": "lays 6 points, the most this rack can",
+            "code": "laydown_most",
+            "params": {"points": 6},
         },
-        {"topic": "attach", "actions": ["attach 3H -> m1"], "reason": "extends m1 [4H 5H 6H]"},
+        {
+            "topic": "attach",
+            "actions": ["attach 3H -> m1"],
+            "reason": "extends m1 [4H 5H 6H]",
+            "code": "attach",
+            "params": {"target": 1, "notation": "[4H 5H 6H]"},
+        },
         {
             "topic": "discard",
             "actions": ["discard KD"],
             "reason": "keeps the rest best arranged: 7 points left unmatched",
+            "code": "discard_points",
+            "params": {"piece": "KD", "left": 7, "remaining": 4},
         },
     ]
 

@@ -11,8 +11,8 @@ import pytest
 from rich.console import Console
 
 from romme_support import romme_game
-from rummykit.bots import Bot, GreedyBot, play_to_end
-from rummykit.cli.play import CARD_HELP, HELP, play_interactive
+from rummykit.bots import Bot, GreedyBot, RandomBot, play_to_end
+from rummykit.cli.play import COMMANDS, help_text, play_interactive
 from rummykit.engine.actions import Ready
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.position import analysis_game
@@ -55,6 +55,7 @@ def run(
     lines: Iterable[str],
     game: Game | None = None,
     save_to: Path | None = None,
+    lang: str = "en",
 ) -> tuple[Game, str, Script]:
     """Play HUMAN = P1 against one greedy bot with scripted input."""
     game = _game() if game is None else game
@@ -62,7 +63,7 @@ def run(
     names = ["you" if b is None else b.name for b in bots]
     script = Script(lines)
     console = _console()
-    play_interactive(game, HUMAN, bots, names, random.Random(1), console, script, save_to)
+    play_interactive(game, HUMAN, bots, names, random.Random(1), console, script, save_to, lang)
     return game, _text(console), script
 
 
@@ -101,8 +102,9 @@ def test_quit_stops_reading(word: str) -> None:
 
 
 def test_help_prints_the_command_list() -> None:
-    _, text, _ = run(["help"])
-    assert HELP in text
+    game, text, _ = run(["help"])
+    shown_help = help_text(game)
+    assert shown_help in text
     for command in (
         "draw",
         "take [N]",
@@ -120,7 +122,7 @@ def test_help_prints_the_command_list() -> None:
         "save FILE",
         "quit",
     ):
-        assert command in HELP
+        assert command in shown_help
 
 
 def test_hint_command_suggests_for_the_human() -> None:
@@ -356,7 +358,8 @@ def test_help_in_a_card_game_speaks_of_cards() -> None:
     """Card variants get the card notation (7H, JK(9H)) and the card commands."""
     game = Game("double", 2, seed=3)
     _, text, _ = run(["help"], game=game)
-    assert CARD_HELP in text and HELP not in text
+    card_help = help_text(game)
+    assert card_help in text and help_text(_game()) not in text
     for command in (
         "draw",
         "take [N]",
@@ -369,7 +372,7 @@ def test_help_in_a_card_game_speaks_of_cards() -> None:
         "save FILE",
         "quit",
     ):
-        assert command in CARD_HELP
+        assert command in card_help
 
 
 def test_a_continental_player_goes_out_by_typing_out() -> None:
@@ -382,10 +385,92 @@ def test_a_continental_player_goes_out_by_typing_out() -> None:
     assert "38" in text  # P1's chips after the settlement (20 + 18)
     assert _human_actions(game)[:2] == ["draw", "out KC"]
     assert game.results[0].closer == HUMAN
-    assert "out KC" in CARD_HELP
+    assert "out KC" in help_text(game)
 
 
-def test_vienna_commands_are_in_the_card_help_only() -> None:
-    """'remi' is Vienna's call (RULES §6): a card game, so the tile help leaves it out."""
-    assert "remi | remi 9D" in CARD_HELP
-    assert "remi" not in HELP.replace("Remi", "")
+def test_vienna_commands_are_in_vienna_s_help_only() -> None:
+    """'remi' is Vienna's call (RULES §6): the other games' help leaves it out."""
+    assert "remi | remi 9D" in help_text(Game("vienna", 2, seed=1))
+    for other in ("remi_ro", "romme", "continental", "basic"):
+        assert "remi | remi" not in help_text(Game(other, 2, seed=1)), other
+
+
+VARIANTS = ("basic", "continental", "double", "german2", "remi_ro", "remmi_de", "romme", "vienna")
+
+
+def _taught_verbs(game: Game) -> set[str]:
+    shown = help_text(game)
+    return {
+        verb
+        for command in COMMANDS
+        if (command.tiles in shown or command.cards in shown)
+        for verb in command.verbs
+        if command.applies(game.variant, game.play)
+    }
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_each_variant_s_help_teaches_its_moves_and_only_those(variant: str) -> None:
+    """Issue 13 item 7: every move the game allows in seeded games is taught by its
+    help, and Rommé's help no longer lists Vienna's or Continental's commands."""
+    seen: set[str] = set()
+    for seed in range(2):
+        # One deal per seed (seat 0 plays randomly, to reach rarer moves), capped.
+        game = Game(variant, seed=seed)
+        rng = random.Random(seed)
+        bots = [RandomBot()] + [GreedyBot() for _ in range(1, game.players)]
+        for _ in range(400):
+            if game.phase in (Phase.DEAL_END, Phase.MATCH_END):
+                break
+            legal = game.legal_actions()
+            seen.update(str(a).split()[0] for a in legal)
+            seat = game.to_move
+            game.apply(bots[seat].choose(view(game, seat), legal, rng))
+    seen.discard("next")  # the deal-over pause, not a command
+    taught = _taught_verbs(Game(variant, seed=0))
+    assert seen <= taught, f"{variant}: not in help {seen - taught}"
+    if variant == "romme":
+        shown = help_text(Game(variant, seed=0))
+        for foreign in ("remi | remi 9D", "out KC", "three", "board", "atu", "reclaim"):
+            assert foreign not in shown, foreign
+
+
+def test_a_bot_never_starts_the_next_deal_for_the_human() -> None:
+    """Issue 13 item 7: after a deal the sheet is shown and the table waits for the
+    person, even when a bot would move first."""
+    game = _game(seed=1)
+    play_to_end(game, [GreedyBot(), GreedyBot()], random.Random(1), stop_at_deal_end=True)
+    human = 1 - game.to_move  # the bot is the one to start the next deal
+    seats: list[Bot | None] = [None if s == human else GreedyBot() for s in range(2)]
+    script = Script([])
+    console = _console()
+    play_interactive(game, human, seats, ["a", "b"], random.Random(0), console, script)
+    assert script.prompts == ["Deal over. Press Enter for the next deal. "]
+    assert game.deal_number == 0, "the bot started the next deal"
+    text = _text(console)
+    assert "bonuses and penalties" in text and "Deal 1: " in text
+    result = game.results[-1]
+    if result.closer is not None:
+        assert "closed the deal" in text
+
+
+def test_a_german_session_speaks_german_and_reads_german_pieces() -> None:
+    """Issue 13 item 7: --lang de: messages in German, no English engine text, piece
+    names as German players write them, and input in either writing."""
+    game = Game("basic", 2, seed=4)
+    rack = [str(f) for f in view(game, HUMAN).rack]
+    german_piece = rack[0]
+    from rummykit.cli.render import face_text
+
+    shown = face_text(german_piece, "de")
+    game, text, script = run(["help", f"discard {shown}", "legal", "quit"], game=game, lang="de")
+    assert "Du bist P1" in text and "Tschüss." in text
+    # Discarding before drawing is refused: the German reason, not the engine's English.
+    assert "Nicht erlaubt" in text
+    for english in ("You are", "Legal now", "Bye.", "not allowed", "must draw", "is not"):
+        assert english not in text, english
+    assert "Jetzt erlaubt: draw" in text
+    rack_line = next(line for line in text.splitlines() if line.startswith("Dein Bänkchen "))
+    # Every card is written German (each suit differs: Ka, He, Pi, Kr).
+    assert sorted(rack_line.split()[2:]) == sorted(face_text(f, "de") for f in rack)
+    assert script.prompts[0] == "P1> "

@@ -7,16 +7,28 @@ import random
 
 from rich.console import Console
 from rich.markup import render as render_markup
+from rich.style import Style
 from rich.table import Table
 
 import card_support
 import remmi_de_support
 from remi_ro_support import face, faces, pass_turn, play, stacked_game
 from rummykit.bots import GreedyBot, play_to_end
-from rummykit.cli.render import face_markup, render_results, render_view, sort_rack
+from rummykit.cli.render import (
+    face_markup,
+    face_text,
+    notation_from,
+    notation_text,
+    render_breakdown,
+    render_results,
+    render_view,
+    sort_rack,
+)
 from rummykit.engine.actions import Draw, TakeColumn
 from rummykit.engine.game import DealResult, Game
 from rummykit.engine.view import view
+from rummykit.i18n import catalog
+from rummykit.model.pieces import Face, Material
 
 NAMES = ["you", "greedy", "random", "greedy"]
 
@@ -38,12 +50,57 @@ def lines_of(text: str) -> list[str]:
 
 
 def test_face_markup_colours() -> None:
-    assert face_markup(face("R5")) == "[bold red]R5[/]"
-    assert face_markup(face("Y12")) == "[bold yellow]Y12[/]"
-    assert face_markup(face("B1")) == "[bold blue]B1[/]"
-    assert face_markup(face("K13")) == "[bold white]K13[/]"
-    assert face_markup(face("J")) == "[bold magenta]J[/]"
+    assert face_markup(face("R5")) == "[bold bright_red on grey15]R5[/]"
+    assert face_markup(face("Y12")) == "[bold bright_yellow on grey15]Y12[/]"
+    assert face_markup(face("B1")) == "[bold bright_blue on grey15]B1[/]"
+    assert face_markup(face("J")) == "[bold magenta on grey15]J[/]"
     assert render_markup(face_markup(face("R5"))).plain == "R5"
+
+
+def test_black_pieces_are_legible_on_light_and_dark_terminals() -> None:
+    """Issue 13 item 7: a black tile drawn white vanished on a light terminal.  Every
+    piece is a chip with its own dark ground, and a black piece is light on it."""
+    for text in ("K13", "R5", "Y1", "B9", "J"):
+        styled = render_markup(face_markup(face(text))).spans[0].style
+        style = Style.parse(str(styled))
+        assert style.bgcolor is not None and style.bgcolor.name == "grey15", text
+        assert style.color is not None and style.color.name != style.bgcolor.name
+    black = Style.parse(str(render_markup(face_markup(face("K13"))).spans[0].style))
+    assert black.color is not None and black.color.name == "grey93"
+    spade = Face.parse("QS", Material.CARDS)
+    assert "grey93 on grey15" in face_markup(spade)
+
+
+def test_german_players_read_german_piece_names() -> None:
+    """Issue 13 item 7: Dame/Bube/König and Karo/Herz/Pik/Kreuz, Rot/Gelb/Blau/Schwarz;
+    other languages keep the notation."""
+    cards = Material.CARDS
+    assert face_text(Face.parse("QD", cards), "de") == "DKa"
+    assert face_text(Face.parse("JH", cards), "de") == "BHe"
+    assert face_text(Face.parse("KS", cards), "de") == "KPi"
+    assert face_text(Face.parse("10C", cards), "de") == "10Kr"
+    assert face_text(Face.parse("JK", cards), "de") == "Jo"
+    assert face_text(face("Y7"), "de") == "G7" and face_text(face("K13"), "de") == "S13"
+    assert face_text(Face.parse("QD", cards), "ro") == "QD"
+    assert notation_text("meld [QD JK(JD) 10D]", cards, "de") == "meld [DKa Jo(BKa) 10Ka]"
+    assert notation_text("take 3", Material.TILES, "de") == "take 3"
+
+
+def test_german_input_becomes_notation_and_notation_still_works() -> None:
+    cards, tiles = Material.CARDS, Material.TILES
+    assert notation_from("meld DKa bka 10Ka", cards, "de") == "meld QD JD 10D"
+    assert notation_from("discard Jo", cards, "de") == "discard JK"
+    assert notation_from("meld QD JD KD", cards, "de") == "meld QD JD KD"
+    assert notation_from("meld G7 S7 R7 J(B7)", tiles, "de") == "meld Y7 K7 R7 J(B7)"
+    assert notation_from("attach K13 -> m2", tiles, "de") == "attach K13 -> m2"
+    # Every face round-trips: what German shows, German input reads back.
+    for material, faces_ in (
+        (cards, ["QD", "JH", "KS", "AC", "10D", "JK"]),
+        (tiles, ["Y7", "K13"]),
+    ):
+        for text in faces_:
+            shown = face_text(Face.parse(text, material), "de")
+            assert notation_from(shown, material, "de") == text
 
 
 def test_sort_rack_by_colour_then_number() -> None:
@@ -288,3 +345,36 @@ def test_render_view_of_a_match_played_until_the_chips_run_out() -> None:
     assert lines_of(plain(render_view(view(game, 0), NAMES)))[0].startswith("Deal 1 · round 1")
     capped = Game("continental", 3, {"match_deals": 5}, seed=2)
     assert lines_of(plain(render_view(view(capped, 0), NAMES)))[0].startswith("Deal 1/5 ·")
+
+
+# --------------------------------------------------------------------- languages
+
+
+def test_render_view_in_german_has_no_english_label() -> None:
+    """Issue 13 item 7: every label of the table in the chosen language."""
+    game = stacked_game(4, {0: "R5 R6 Y9"}, indicator="K4", ready=False)
+    english, german = (
+        plain(render_view(view(game, 0), NAMES)),
+        plain(render_view(view(game, 0), NAMES, lang="de")),
+    )
+    de = catalog("de")
+    assert german.startswith("Spiel 1/4 · Runde 1 · " + de["phase.preplay"])
+    assert "Anzeiger S4" in german and "indicator K4" in english
+    for word in ("Deal", "round", "stock", "indicator", "Your rack", "tiles", "total"):
+        assert word not in german, word
+    assert de["cli.your_rack"] in german
+
+
+def test_render_breakdown_names_every_bonus_and_penalty() -> None:
+    """Issue 13 item 7: the deal's sheet by name: laid, in hand, the notes, the score."""
+    result = _result(1, "close", 0, None, (150, -500, 20), (150, -500, 20))
+    notes = [["closed the deal"], ["“three” not announced"], []]
+    table = render_breakdown(result, ["you", "a", "b"], notes)
+    text = plain(table)
+    assert "Deal 1: close by P1 you" in text
+    for seat, score in enumerate(result.scores):
+        row = next(line for line in text.splitlines() if line.startswith(f"│ P{seat + 1} "))
+        assert f" {score} " in row
+    assert "“three” not announced" in text and "closed the deal" in text
+    german = plain(render_breakdown(result, ["you", "a", "b"], [[], [], []], lang="de"))
+    assert "Spiel 1:" in german and catalog("de")["cli.col_notes"] in german

@@ -22,6 +22,7 @@ from rummykit.engine.actions import parse_piece_token
 from rummykit.engine.game import Game
 from rummykit.engine.position import analysis_game
 from rummykit.engine.record import RecordError, load_record, replay
+from rummykit.i18n import LANGUAGES, language_from_environment
 from rummykit.model.pieces import Face, NotationError
 from rummykit.rules.meldcheck import check_meld
 from rummykit.rules.options import OptionError, Options, parse_option_value
@@ -108,6 +109,12 @@ def cli() -> None:
     default=None,
     help="Write the game record here when the game ends.",
 )
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    default=None,
+    help="Language of the messages (default: from the locale, else English).",
+)
 @_OPTION
 def play(
     variant: str,
@@ -116,6 +123,7 @@ def play(
     bots: str,
     seat: int,
     save: Path | None,
+    lang: str | None,
     option_pairs: tuple[str, ...],
 ) -> None:
     """Play against bots in the terminal. Type `help` at the prompt for commands."""
@@ -153,7 +161,17 @@ def play(
             raise EOFError
         return line
 
-    play_interactive(game, human, seats, names, random.Random(game.seed), console, read_line, save)
+    play_interactive(
+        game,
+        human,
+        seats,
+        names,
+        random.Random(game.seed),
+        console,
+        read_line,
+        save,
+        lang or language_from_environment(),
+    )
 
 
 @cli.command()

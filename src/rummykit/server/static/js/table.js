@@ -718,15 +718,17 @@ function renderResults() {
       if (result.contract) body.append(el("p", "", t("summary.contract", { name: result.contract })));
       const list = el("table", "summary-table");
       const head = el("tr");
-      for (const text of [t("score.player"), t("score.deal"), t("score.table"), t("score.rack"), t("score.total")]) {
+      const heads = [t("score.player"), t("score.table"), t("score.rack"), t("score.notes"), t("score.deal"), t("score.total")];
+      for (const text of heads) {
         head.append(el("th", "", text));
       }
       list.append(head);
       for (let i = 0; i < v.players; i += 1) {
         const row = el("tr");
-        row.append(el("td", "", seatName(i)), el("td", "", String(result.scores[i])),
+        row.append(el("td", "", seatName(i)),
           el("td", "", String(result.table_values[i] ?? "")), el("td", "", String(result.rack_values[i] ?? "")),
-          el("td", "", String(result.totals[i])));
+          el("td", "notes", dealNotes(v, result, i).join("; ")),
+          el("td", "deal-score", String(result.scores[i])), el("td", "", String(result.totals[i])));
         list.append(row);
       }
       body.append(list);
@@ -750,6 +752,22 @@ function renderResults() {
     next.hidden = !S.legal.includes("next");
     $("btn-rematch").hidden = v.phase !== "match_end" || S.seat === null || S.replay;
   }
+}
+
+/** The bonuses and penalties of seat ``i`` in a finished deal, by name: the closer
+ *  and the closing bonus, a whole hand in one turn, never opened, atu, a double game. */
+function dealNotes(v, result, i) {
+  const options = v.options || {};
+  const notes = [];
+  if (result.closer === i) {
+    notes.push(t("sheet.closed"));
+    if (options.closing_bonus) notes.push(t("sheet.closing_bonus", { n: options.closing_bonus }));
+    if (result.hand) notes.push(t("sheet.hand"));
+  }
+  if (options.opening_min_points && result.opened && !result.opened[i]) notes.push(t("sheet.never_opened"));
+  if (v.atu && v.atu[i]) notes.push(t("sheet.atu", { n: options.atu_bonus ?? 50 }));
+  if (result.double_game) notes.push(t("sheet.double_game", { n: options.double_game_multiplier ?? 2 }));
+  return notes;
 }
 
 // Variants whose PlayRules.match_winner is "lowest" (penalty points); the rest: highest.
@@ -1188,7 +1206,8 @@ function renderDeadline() {
   if (!S.deadline) { box.hidden = true; return; }
   const left = Math.max(0, Math.round(S.deadline - Date.now() / 1000));
   box.hidden = false;
-  box.textContent = t("turn.deadline", { s: left });
+  // The person to move is told a stand-in bot will play when the time runs out.
+  box.textContent = myTurn() ? t("turn.deadline_mine", { s: left }) : t("turn.deadline", { s: left });
 }
 
 async function main() {
