@@ -100,7 +100,11 @@ def two_seat_rows(variants: Sequence[str], args: argparse.Namespace) -> list[str
     hard = args.hard
     for variant in variants:
         for pair in ((hard, "medium"), ("medium", "greedy"), ("greedy", "random")):
-            standings = play_cell(variant, pair, args.deals, args.seed, args.logs, args.jobs)
+            if pair[0] == hard and variant not in args.hard_variants.split(","):
+                rows.append(f"| {variant} | {pair[0]} v {pair[1]} | 0 | not run | | |")
+                continue
+            deals = args.hard_deals if pair[0] == hard else args.deals
+            standings = play_cell(variant, pair, deals, args.seed, args.logs, args.jobs)
             first = standings.table()[0]
             n = len(standings.outcomes)
             holds = first.ci95[0] > 0
@@ -227,7 +231,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=TARGET_DEALS, help="2-seat deals a cell")
     parser.add_argument("--deals4", type=int, default=TARGET_DEALS, help="4-seat deals a cell")
+    parser.add_argument("--hard-deals", type=int, default=None, help="hard v medium deals")
+    parser.add_argument("--hard-variants", default=None, help="hard v medium variants (all)")
     parser.add_argument("--ladder-deals", type=int, default=200, help="ladder deals a pair")
+    parser.add_argument("--ladder-variants", default=None, help="ladder variants (all)")
     parser.add_argument("--jobs", "-j", type=int, default=1, help="worker processes")
     parser.add_argument("--hard", default="hard", help="the hard bot: hard, or hard@N")
     parser.add_argument("--logs", type=Path, default=Path("strength-logs"), help="log folder")
@@ -241,8 +248,12 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="3 deals a cell, 10 decisions")
     args = parser.parse_args()
     if args.quick:
-        args.deals = args.deals4 = args.ladder_deals = 3
+        args.deals = args.deals4 = args.ladder_deals = args.hard_deals = 3
         args.positions = 10
+    if args.hard_deals is None:
+        args.hard_deals = args.deals
+    if args.hard_variants is None:
+        args.hard_variants = args.variants
     args.logs.mkdir(parents=True, exist_ok=True)
     variants = args.variants.split(",")
     parts = set(args.parts.split(","))
@@ -261,7 +272,8 @@ def main() -> None:
         out += [*four_seat_rows(args), ""]
     if "ladder" in parts:
         out += ["**The ladder** (every pair at 2 seats, one OpenSkill model):", ""]
-        out += [*ladder_rows(variants, args), ""]
+        ladder_variants = (args.ladder_variants or args.variants).split(",")
+        out += [*ladder_rows(ladder_variants, args), ""]
     if "times" in parts:
         out += [
             "**Decision time**, decisions with more than one legal action in deals "
