@@ -64,17 +64,24 @@ def options_for(variant: str) -> dict[str, object]:
     return {}
 
 
+LOGGED_ONLY = False
+"""``--logged-only``: report the deals the logs hold, play none."""
+
+
 def play_cell(
     variant: str, bots: Sequence[str], deals: int, seed: int, logs: Path, jobs: int
 ) -> Standings:
-    """``deals`` duplicate deals of ``bots`` (one per seat), resumed from the cell's log."""
+    """``deals`` duplicate deals of ``bots`` (one per seat), resumed from the cell's log
+    (with :data:`LOGGED_ONLY`, only the logged ones)."""
     spec = TournamentSpec(variant, tuple(bots), options_for(variant), seed)
     path = logs / f"{variant}-{len(bots)}p-{'-'.join(bots)}.jsonl"
     done = [o for o in load_log(path, spec) if o.index < deals]
     standings = Standings(spec.labels())
     standings.extend(done)
     have = {o.index for o in done}
-    todo = [i for i in range(deals) if i not in have]
+    todo = [] if LOGGED_ONLY else [i for i in range(deals) if i not in have]
+    if not todo:
+        return standings
     with open_log(path, spec) as log:
 
         def record(outcome: DealOutcome) -> None:
@@ -100,9 +107,16 @@ def two_seat_rows(variants: Sequence[str], args: argparse.Namespace) -> list[str
     hard = args.hard
     for variant in variants:
         for pair in ((hard, "medium"), ("medium", "greedy"), ("greedy", "random")):
-            standings = play_cell(variant, pair, args.deals, args.seed, args.logs, args.jobs)
-            first = standings.table()[0]
+            if pair[0] == hard and variant not in args.hard_variants.split(","):
+                rows.append(f"| {variant} | {pair[0]} v {pair[1]} | 0 | not run | | |")
+                continue
+            deals = args.hard_deals if pair[0] == hard else args.deals
+            standings = play_cell(variant, pair, deals, args.seed, args.logs, args.jobs)
             n = len(standings.outcomes)
+            if not n:
+                rows.append(f"| {variant} | {pair[0]} v {pair[1]} | 0 | not run | | |")
+                continue
+            first = standings.table()[0]
             holds = first.ci95[0] > 0
             if pair[0] == hard:
                 holds = holds and first.win_rate >= TARGET_HARD_V_MEDIUM
@@ -126,8 +140,11 @@ def four_seat_rows(args: argparse.Namespace) -> list[str]:
     for variant in FOUR_SEATS:
         bots = (args.hard, "medium", "medium", "medium")
         standings = play_cell(variant, bots, args.deals4, args.seed, args.logs, args.jobs)
-        first = standings.table()[0]
         n = len(standings.outcomes)
+        if not n:
+            rows.append(f"| {variant} | 0 | not run | | |")
+            continue
+        first = standings.table()[0]
         holds = first.win_rate > 0.25 and first.ci95[0] > 0
         verdict = ("yes" if holds else "no") + (
             f" ({n} < {TARGET_DEALS:,} deals)" if n < TARGET_DEALS else ""
@@ -140,19 +157,33 @@ def four_seat_rows(args: argparse.Namespace) -> list[str]:
 
 
 def ladder_rows(variants: Sequence[str], args: argparse.Namespace) -> list[str]:
-    bots = [args.hard if b == "hard" else b for b in LADDER]
+    # Strongest first, so the pairs (hard, medium), (medium, greedy), (greedy, random)
+    # are the 2-seat cells above (the same logs, the same deals).
+    bots = [args.hard if b == "hard" else b for b in reversed(LADDER)]
     rows = [
-        "| variant | deals a pair | ladder, strongest first: bot (OpenSkill ordinal) |",
-        "|---|---|---|",
+        "| variant | pairs played (of 10) | deals a pair | ladder, strongest first: "
+        "bot (OpenSkill ordinal) |",
+        "|---|---|---|---|",
     ]
     for variant in variants:
         ladder = Ladder(bots)
+        counts: list[int] = []
+        played: set[str] = set()
         for pair in ladder_pairs(bots):
             standings = play_cell(variant, pair, args.ladder_deals, args.seed, args.logs, args.jobs)
+            if standings.outcomes:
+                counts.append(len(standings.outcomes))
+                played.update(pair)
             for outcome in standings.outcomes:
                 ladder.add(pair, outcome)
-        ranked = ", ".join(f"{b} ({o:.1f})" for b, (_, _, o) in ladder.ratings().items())
-        rows.append(f"| {variant} | {args.ladder_deals} | {ranked} |")
+        ranked = ", ".join(
+            f"{b} ({o:.1f})" for b, (_, _, o) in ladder.ratings().items() if b in played
+        )
+        unplayed = [b for b in bots if b not in played]
+        if unplayed:
+            ranked += f"; not played: {', '.join(unplayed)}"
+        spread = f"{min(counts)}–{max(counts)}" if counts else "0"
+        rows.append(f"| {variant} | {len(counts)} | {spread} | {ranked} |")
     return rows
 
 
@@ -227,7 +258,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=TARGET_DEALS, help="2-seat deals a cell")
     parser.add_argument("--deals4", type=int, default=TARGET_DEALS, help="4-seat deals a cell")
+    parser.add_argument("--hard-deals", type=int, default=None, help="hard v medium deals")
+    parser.add_argument("--hard-variants", default=None, help="hard v medium variants (all)")
     parser.add_argument("--ladder-deals", type=int, default=200, help="ladder deals a pair")
+    parser.add_argument("--ladder-variants", default=None, help="ladder variants (all)")
     parser.add_argument("--jobs", "-j", type=int, default=1, help="worker processes")
     parser.add_argument("--hard", default="hard", help="the hard bot: hard, or hard@N")
     parser.add_argument("--logs", type=Path, default=Path("strength-logs"), help="log folder")
@@ -239,10 +273,19 @@ def main() -> None:
     )
     parser.add_argument("--write", type=Path, default=None, help="replace this doc's block")
     parser.add_argument("--quick", action="store_true", help="3 deals a cell, 10 decisions")
+    parser.add_argument(
+        "--logged-only", action="store_true", help="report the logged deals, play none"
+    )
     args = parser.parse_args()
+    global LOGGED_ONLY
+    LOGGED_ONLY = args.logged_only
     if args.quick:
-        args.deals = args.deals4 = args.ladder_deals = 3
+        args.deals = args.deals4 = args.ladder_deals = args.hard_deals = 3
         args.positions = 10
+    if args.hard_deals is None:
+        args.hard_deals = args.deals
+    if args.hard_variants is None:
+        args.hard_variants = args.variants
     args.logs.mkdir(parents=True, exist_ok=True)
     variants = args.variants.split(",")
     parts = set(args.parts.split(","))
@@ -261,7 +304,8 @@ def main() -> None:
         out += [*four_seat_rows(args), ""]
     if "ladder" in parts:
         out += ["**The ladder** (every pair at 2 seats, one OpenSkill model):", ""]
-        out += [*ladder_rows(variants, args), ""]
+        ladder_variants = (args.ladder_variants or args.variants).split(",")
+        out += [*ladder_rows(ladder_variants, args), ""]
     if "times" in parts:
         out += [
             "**Decision time**, decisions with more than one legal action in deals "

@@ -85,15 +85,15 @@ def test_tournament_refuses_bad_input(tmp_path: Path) -> None:
 
 def test_ladder_rates_every_bot_from_every_pair_and_resumes(tmp_path: Path) -> None:
     chart, log = tmp_path / "ladder.png", tmp_path / "ladder.jsonl"
-    args = ["-v", "basic", "--ladder", "--bots", "random,greedy,hard@1", "--out", str(chart)]
+    args = ["-v", "basic", "--ladder", "--bots", "random,greedy,easy", "--out", str(chart)]
     code, out = _run(*args, "-n", "2", "--log", str(log), "--json")
     assert code == 0, out
     data = json.loads(out)
-    assert {r["bot"] for r in data["ratings"]} == {"random", "greedy", "hard@1"}
+    assert {r["bot"] for r in data["ratings"]} == {"random", "greedy", "easy"}
     assert [m["pair"] for m in data["matches"]] == [
         ["random", "greedy"],
-        ["random", "hard@1"],
-        ["greedy", "hard@1"],
+        ["random", "easy"],
+        ["greedy", "easy"],
     ]
     assert all(m["deals"] == 2 for m in data["matches"])
     # Random is last: it lost its deals against both others.
