@@ -48,6 +48,11 @@ class LiveServer:
 
     def start(self) -> None:
         """Start the server and wait until it answers."""
+        self.launch()
+        self.wait()
+
+    def launch(self) -> None:
+        """Start the server process (:meth:`wait` until it answers)."""
         code = "from rummykit.cli.main import main; main()"
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
@@ -56,6 +61,10 @@ class LiveServer:
                 stderr=subprocess.STDOUT,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )
+
+    def wait(self) -> None:
+        """Wait until the launched server answers."""
+        assert self.proc is not None
         end = time.monotonic() + 30
         while time.monotonic() < end:
             if self.proc.poll() is not None:
