@@ -92,8 +92,7 @@ class Cluster:
         return "\n".join(s.log.read_text() for s in self.servers if s.log.exists())
 
 
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[Cluster]:
+def _run(tmp_path: Path) -> Iterator[Cluster]:
     made = Cluster(tmp_path)
     try:
         made.start()
@@ -102,6 +101,18 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
         made.stop()
     text = made.logs()
     assert "Traceback" not in text, text[text.index("Traceback") :][:3000]
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    """Three processes for the tests that kill none (each plays its own tables)."""
+    yield from _run(tmp_path_factory.mktemp("cluster"))
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    """Three processes of the test's own (it kills one)."""
+    yield from _run(tmp_path)
 
 
 class Player(threading.Thread):
@@ -218,8 +229,9 @@ def _check_log(url: str, code: str, players: list[Player]) -> None:
 
 @pytest.mark.parametrize("variant", ["remi_ro", "romme"])
 def test_two_players_on_two_processes_play_a_deal_a_spectator_on_a_third_sees_it(
-    cluster: Cluster, variant: str
+    shared: Cluster, variant: str
 ) -> None:
+    cluster = shared
     a, b, c = cluster.servers
     made = a.post(
         "/api/tables",
@@ -258,7 +270,8 @@ def test_two_players_on_two_processes_play_a_deal_a_spectator_on_a_third_sees_it
     _check_log(cluster.url, code, players)
 
 
-def test_a_seat_is_granted_once_and_an_event_number_used_once(cluster: Cluster) -> None:
+def test_a_seat_is_granted_once_and_an_event_number_used_once(shared: Cluster) -> None:
+    cluster = shared
     a, b, c = cluster.servers
     made = a.post("/api/tables", variant="remi_ro", players=2, name="Ana").json()
     code = made["code"]

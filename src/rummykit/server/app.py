@@ -313,7 +313,11 @@ def create_app(
             "an SQLite file serves one process"
         )
     lobby = Lobby(store)
-    metrics = Metrics(lambda: len(lobby.tables), lambda: sum(len(c) for c in hub.conns.values()))
+    metrics = Metrics(
+        lambda: len(lobby.tables),
+        lambda: sum(len(c) for c in hub.conns.values()),
+        lambda: 0 if cluster is None else cluster.published,
+    )
     hub = Hub(lobby, settings, cluster=cluster, metrics=metrics)
     quota = RateLimiter(limits)
     expiry = Expiry(lobby, hub, limits.idle_open)

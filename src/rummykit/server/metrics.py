@@ -21,7 +21,12 @@ _LATENCY = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 class Metrics:
     """The counters the hub and the app update, and the gauges read when scraped."""
 
-    def __init__(self, tables: Callable[[], int], sockets: Callable[[], int]) -> None:
+    def __init__(
+        self,
+        tables: Callable[[], int],
+        sockets: Callable[[], int],
+        published: Callable[[], int] = lambda: 0,
+    ) -> None:
         self.registry = CollectorRegistry()
         self.actions = Counter(
             "rummykit_actions",
@@ -47,6 +52,11 @@ class Metrics:
         Gauge(
             "rummykit_sockets", "Open table WebSockets on this process.", registry=self.registry
         ).set_function(lambda: float(sockets()))
+        Gauge(
+            "rummykit_redis_published",
+            "Messages this process published to Redis since it started (many processes).",
+            registry=self.registry,
+        ).set_function(lambda: float(published()))
 
     def acted(self, seconds: float | None = None) -> None:
         """One action stored (a player's took ``seconds``)."""
