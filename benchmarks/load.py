@@ -336,7 +336,7 @@ def main() -> None:
             rows.append(("saturate", stats, elapsed))
             if shared:
                 time.sleep(1.5)
-                acts = _scrape(bases, "rummykit_actions_total") - acts0
+                acts = max(1.0, _scrape(bases, "rummykit_actions_total") - acts0)
                 rows_written = _pg_rows(url) - rows0
                 published = _scrape(bases, "rummykit_redis_published") - pub0
                 per_action.append(

@@ -219,12 +219,12 @@ class Cluster:
         return code in self.held
 
     def claim(self, code: str) -> None:
-        """Try to take table ``code``'s lease now (it needs a holder: a new table, or
-        one whose holder may have gone), at most once a second per table."""
-        now = time.monotonic()
-        if code in self.held or now - self._tried.get(code, 0.0) < 1.0:
+        """Try to take table ``code``'s lease now (a new table needs a holder before
+        the next sweep), once per table."""
+        # Once per table and process: later, the sweep finds tables without a holder.
+        if code in self.held or code in self._tried:
             return
-        self._tried[code] = now
+        self._tried[code] = time.monotonic()
         task = asyncio.create_task(self._claim([code]))
         self._tasks = [t for t in self._tasks if not t.done()] + [task]
 
