@@ -269,7 +269,13 @@ class Cluster:
                         if not ok:
                             self.held.discard(code)
                             on_lost(code)
-                wanted = [c for c in candidates() if c not in self.held]
+                active = set(candidates())
+                for code in sorted(self.held - active):
+                    # Finished or closed: nothing runs there any more; let the lease go.
+                    await self._release(keys=[self._lease(code)], args=[self.id])
+                    self.held.discard(code)
+                    on_lost(code)
+                wanted = sorted(active - self.held)
                 if wanted:
                     await self._claim(wanted)
             except (RedisError, OSError) as exc:
