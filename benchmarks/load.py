@@ -10,9 +10,16 @@ reports the throughput in validated, stored actions per second.
 
     python benchmarks/load.py                     # small: 20 tables, 80 connections
     python benchmarks/load.py --tables 500        # the target: 2,000 connections
+    python benchmarks/load.py --tables 500 --processes 4   # 4 processes, PostgreSQL + Redis
+
+With ``--processes N`` (N ≥ 1 with ``--redis-url``; N > 1 needs it) N server
+processes share one PostgreSQL schema (a fresh one in ``--pg``) and one Redis; the
+four seats of a table connect to different processes, so every action crosses
+processes.  Then the table also shows, per stored action, the database rows written
+(``pg_stat_user_tables``) and the Redis messages published (``/metrics``).
 
 Prints one table: connections, actions, errors, p50/p99/max latency, actions/s,
-and the server's peak memory (VmHWM).
+and the servers' peak memory (VmHWM, summed).
 """
 
 from __future__ import annotations
@@ -127,9 +134,12 @@ async def _seat(
         stats.error_codes["connection"] = stats.error_codes.get("connection", 0) + 1
 
 
-async def _create_tables(http: httpx.AsyncClient, tables: int) -> list[tuple[str, list[str]]]:
-    out = []
-    for _ in range(tables):
+async def _create_tables(bases: list[str], tables: int) -> list[tuple[str, list[str]]]:
+    """Tables created and joined through every process in turn (16 at a time)."""
+    clients = [httpx.AsyncClient(base_url=b.replace("ws://", "http://"), timeout=60) for b in bases]
+
+    async def one(i: int) -> tuple[str, list[str]]:
+        http = clients[i % len(clients)]
         made = (
             await http.post(
                 "/api/tables",
@@ -137,31 +147,83 @@ async def _create_tables(http: httpx.AsyncClient, tables: int) -> list[tuple[str
             )
         ).json()
         tokens = [made["token"]]
-        for _ in range(3):
-            joined = (await http.post(f"/api/tables/{made['code']}/join", json={})).json()
+        for k in range(3):
+            other = clients[(i + k + 1) % len(clients)]
+            joined = (await other.post(f"/api/tables/{made['code']}/join", json={})).json()
             tokens.append(joined["token"])
-        out.append((made["code"], tokens))
+        return made["code"], tokens
+
+    out: list[tuple[str, list[str]]] = []
+    try:
+        for start in range(0, tables, 16):
+            out += await asyncio.gather(*(one(i) for i in range(start, min(tables, start + 16))))
+    finally:
+        for c in clients:
+            await c.aclose()
     return out
 
 
 async def _phase(
-    base: str, tables: int, think: tuple[float, float], duration: float, seed: int
+    bases: list[str], tables: int, think: tuple[float, float], duration: float, seed: int
 ) -> tuple[Stats, float]:
-    http_base = base.replace("ws://", "http://")
-    async with httpx.AsyncClient(base_url=http_base, timeout=60) as http:
-        made = await _create_tables(http, tables)
+    made = await _create_tables(bases, tables)
     stats = Stats()
     rng = random.Random(seed)
     start = time.monotonic()
     stop_at = start + duration
+    # Seat s of table t talks to process (t + s) mod N: a table's players are spread.
     await asyncio.gather(
         *(
-            _seat(base, code, seat, token, think, stats, stop_at, rng)
-            for code, tokens in made
+            _seat(bases[(t + seat) % len(bases)], code, seat, token, think, stats, stop_at, rng)
+            for t, (code, tokens) in enumerate(made)
             for seat, token in enumerate(tokens)
         )
     )
     return stats, time.monotonic() - start
+
+
+def _pg_rows(url: str) -> int:
+    """Rows inserted and updated so far in the schema of ``url`` (PostgreSQL)."""
+    import sqlalchemy as sa
+
+    from rummykit.server.store import normalize_url
+
+    engine = sa.create_engine(normalize_url(url))
+    with engine.connect() as conn:
+        rows = conn.execute(
+            sa.text(
+                "select coalesce(sum(n_tup_ins + n_tup_upd), 0) from pg_stat_user_tables "
+                "where schemaname = current_schema()"
+            )
+        ).scalar_one()
+    engine.dispose()
+    return int(rows)
+
+
+def _scrape(bases: list[str], name: str) -> float:
+    """The sum of metric ``name`` over every process."""
+    total = 0.0
+    for base in bases:
+        text = httpx.get(base.replace("ws://", "http://") + "/metrics", timeout=30).text
+        for line in text.splitlines():
+            if line.startswith(name + " "):
+                total += float(line.split()[1])
+    return total
+
+
+def _fresh_schema(pg: str) -> str:
+    import uuid
+
+    import sqlalchemy as sa
+
+    from rummykit.server.store import normalize_url
+
+    schema = "rk_load_" + uuid.uuid4().hex[:10]
+    engine = sa.create_engine(normalize_url(pg))
+    with engine.begin() as conn:
+        conn.execute(sa.text(f"create schema {schema}"))
+    engine.dispose()
+    return f"{pg}{'&' if '?' in pg else '?'}options=-csearch_path%3D{schema}"
 
 
 def _hwm(pid: int) -> float:
@@ -196,48 +258,101 @@ def main() -> None:
         "--saturate", type=float, default=10.0, help="seconds of no-think play (0: skip)"
     )
     parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
+    parser.add_argument(
+        "--processes", type=int, default=1, help="server processes (>1 needs --redis-url)"
+    )
+    parser.add_argument("--redis-url", default=None, help="Redis for many processes")
+    parser.add_argument(
+        "--pg",
+        default="postgresql://postgres@127.0.0.1:5432/test",
+        help="PostgreSQL server for --redis-url runs (a fresh schema is made in it)",
+    )
     args = parser.parse_args()
     if not 0 <= args.spread <= 1:
         parser.error("--spread must be between 0 and 1")
+    if args.processes > 1 and args.redis_url is None:
+        parser.error("--processes above 1 needs --redis-url")
 
     folder = Path(tempfile.mkdtemp(prefix="rummykit-load-"))
-    url = args.database_url or f"sqlite:///{folder / 'load.db'}"
-    port = _free_port()
+    if args.redis_url is not None:
+        url = args.database_url or _fresh_schema(args.pg)
+    else:
+        url = args.database_url or f"sqlite:///{folder / 'load.db'}"
+    shared = []
+    if args.redis_url is not None:
+        prefix = "rkload" + str(os.getpid())
+        shared = ["--redis-url", args.redis_url, "--redis-prefix", prefix]
+    ports = [_free_port() for _ in range(args.processes)]
     log = (folder / "server.log").open("wb")
-    options = ["--port", str(port), "--database-url", url, "--bot-delay", "0", "--grace", "600"]
     # One address creates every table: no rate limits, no expiry.
     unlimited = ["--limit-create", "off", "--limit-join", "off", "--limit-lookup", "off"]
-    server = subprocess.Popen(
-        [*SERVE, *options, *unlimited, "--expire-open", "0"],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
+    servers = [
+        subprocess.Popen(
+            [
+                *SERVE,
+                "--port",
+                str(port),
+                "--database-url",
+                url,
+                "--bot-delay",
+                "0",
+                "--grace",
+                "600",
+                *unlimited,
+                "--expire-open",
+                "0",
+                *shared,
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        for port in ports
+    ]
+    bases = [f"ws://127.0.0.1:{port}" for port in ports]
+    per_action: list[str] = []
     try:
-        end = time.monotonic() + 60
-        while time.monotonic() < end:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/api/variants").status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        base = f"ws://127.0.0.1:{port}"
+        for port in ports:
+            end = time.monotonic() + 60
+            while time.monotonic() < end:
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/api/variants").status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    time.sleep(0.1)
         rows: list[tuple[str, Stats, float]] = []
         think = (args.think * (1 - args.spread), args.think * (1 + args.spread))
-        stats, elapsed = asyncio.run(_phase(base, args.tables, think, args.duration, args.seed))
+        stats, elapsed = asyncio.run(_phase(bases, args.tables, think, args.duration, args.seed))
         rows.append((f"think {args.think:g}±{args.spread * args.think:g}s", stats, elapsed))
         if args.saturate > 0:
+            if shared:
+                time.sleep(1.5)  # the statistics collector catches up
+                rows0 = _pg_rows(url)
+                acts0 = _scrape(bases, "rummykit_actions_total")
+                pub0 = _scrape(bases, "rummykit_redis_published")
             stats, elapsed = asyncio.run(
-                _phase(base, args.tables, (0.0, 0.0), args.saturate, args.seed)
+                _phase(bases, args.tables, (0.0, 0.0), args.saturate, args.seed)
             )
             rows.append(("saturate", stats, elapsed))
-        peak = _hwm(server.pid)
+            if shared:
+                time.sleep(1.5)
+                acts = max(1.0, _scrape(bases, "rummykit_actions_total") - acts0)
+                rows_written = _pg_rows(url) - rows0
+                published = _scrape(bases, "rummykit_redis_published") - pub0
+                per_action.append(
+                    f"saturate phase, per stored action: {rows_written / acts:.2f} database rows "
+                    f"written (insert+update, incl. table set-up), {published / acts:.2f} "
+                    f"Redis messages published ({acts:.0f} actions)"
+                )
+        peak = sum(_hwm(s.pid) for s in servers)
     finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for server in servers:
+            server.send_signal(signal.SIGINT)
+        for server in servers:
+            try:
+                server.wait(15)
+            except subprocess.TimeoutExpired:
+                server.kill()
         log.close()
 
     header = (
@@ -256,7 +371,10 @@ def main() -> None:
         )
         if s.error_codes:
             print(f"{'':<14} error frames: {s.error_codes}")
-    print(f"server peak memory (VmHWM): {peak:.0f} MiB; database: {url}")
+    for line in per_action:
+        print(line)
+    shown = url.split("?")[0]
+    print(f"{args.processes} process(es); peak memory (VmHWM, summed): {peak:.0f} MiB; {shown}")
 
 
 if __name__ == "__main__":

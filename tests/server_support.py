@@ -52,6 +52,25 @@ def require_pg() -> str:
     pytest.skip(reason)
 
 
+REDIS_URL = os.environ.get("RUMMYKIT_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+
+def require_redis() -> str:
+    """The Redis URL, or skip (fail in CI, where a server must be there)."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
+        client.ping()
+        client.close()
+    except (redis.RedisError, OSError):
+        reason = f"Redis is not reachable at {REDIS_URL} (set RUMMYKIT_TEST_REDIS)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI must run the Redis tests: {reason}")
+        pytest.skip(reason)
+    return REDIS_URL
+
+
 def fresh_pg_url() -> str:
     """A new empty schema on the test PostgreSQL server, as a URL that uses it."""
     url = require_pg()
@@ -109,6 +128,18 @@ def plain_move(state: dict[str, Any], action_id: str) -> dict[str, Any]:
         "state_id": state["state_id"],
         "action": state["legal"][-1] if pre else state["legal"][0],
     }
+
+
+def drawing_move(state: dict[str, Any], action_id: str) -> dict[str, Any]:
+    """An ``action`` frame's fields for a player who never melds: ``ready`` before play,
+    then a draw, then a discard (the bots at the table end the deal).  Unlike
+    :func:`plain_move` it ends a deal of every variant (Rommé's first legal action may
+    go round forever)."""
+    legal: list[str] = state["legal"]
+    chosen = legal[-1] if state["view"]["phase"] == "preplay" else None
+    for prefix in ("draw", "discard"):
+        chosen = chosen or next((a for a in legal if a.startswith(prefix)), None)
+    return {"action_id": action_id, "state_id": state["state_id"], "action": chosen or legal[0]}
 
 
 def until(ws: Any, kind: str, limit: int = 500) -> dict[str, Any]:

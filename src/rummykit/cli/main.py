@@ -606,9 +606,16 @@ def _rate(_: click.Context, __: click.Parameter, value: str) -> str | None:
 
 
 @cli.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--host",
+    envvar="RUMMYKIT_HOST",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on.",
+)
 @click.option(
     "--port",
+    envvar="RUMMYKIT_PORT",
     type=click.IntRange(1, 65535),
     default=8000,
     show_default=True,
@@ -616,12 +623,14 @@ def _rate(_: click.Context, __: click.Parameter, value: str) -> str | None:
 )
 @click.option(
     "--database-url",
+    envvar="RUMMYKIT_DATABASE_URL",
     default=None,
     help="SQLAlchemy URL, e.g. postgresql://user@host/db "
     "[default: an SQLite file in your data directory].",
 )
 @click.option(
     "--bot-delay",
+    envvar="RUMMYKIT_BOT_DELAY",
     type=float,
     default=0.4,
     show_default=True,
@@ -629,6 +638,7 @@ def _rate(_: click.Context, __: click.Parameter, value: str) -> str | None:
 )
 @click.option(
     "--grace",
+    envvar="RUMMYKIT_GRACE",
     type=float,
     default=30.0,
     show_default=True,
@@ -636,6 +646,7 @@ def _rate(_: click.Context, __: click.Parameter, value: str) -> str | None:
 )
 @click.option(
     "--limit-create",
+    envvar="RUMMYKIT_LIMIT_CREATE",
     default="20/minute",
     show_default=True,
     metavar="RATE",
@@ -645,6 +656,7 @@ def _rate(_: click.Context, __: click.Parameter, value: str) -> str | None:
 )
 @click.option(
     "--limit-join",
+    envvar="RUMMYKIT_LIMIT_JOIN",
     default="30/minute",
     show_default=True,
     metavar="RATE",
@@ -653,6 +665,7 @@ def _rate(_: click.Context, __: click.Parameter, value: str) -> str | None:
 )
 @click.option(
     "--limit-lookup",
+    envvar="RUMMYKIT_LIMIT_LOOKUP",
     default="30/minute",
     show_default=True,
     metavar="RATE",
@@ -663,12 +676,52 @@ def _rate(_: click.Context, __: click.Parameter, value: str) -> str | None:
 )
 @click.option(
     "--expire-open",
+    envvar="RUMMYKIT_EXPIRE_OPEN",
     type=click.FloatRange(min=0),
     default=3600.0,
     show_default=True,
     metavar="SECONDS",
     help="Close a table that never started once it has been unused this long (no seat "
     "taken or left, nobody connected); 0: never.",
+)
+@click.option(
+    "--redis-url",
+    envvar="RUMMYKIT_REDIS_URL",
+    default=None,
+    help="Redis URL, e.g. redis://host:6379/0: many processes (this machine's --workers, "
+    "or other machines) then serve the same tables from one PostgreSQL database.",
+)
+@click.option(
+    "--redis-prefix",
+    envvar="RUMMYKIT_REDIS_PREFIX",
+    default="rk",
+    show_default=True,
+    help="Prefix of every Redis key and channel (several sites on one Redis).",
+)
+@click.option(
+    "--workers",
+    envvar="RUMMYKIT_WORKERS",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Server processes on this port; above 1 needs --redis-url and PostgreSQL.",
+)
+@click.option(
+    "--lease-ms",
+    envvar="RUMMYKIT_LEASE_MS",
+    type=click.IntRange(min=300),
+    default=3000,
+    show_default=True,
+    help="With --redis-url: how long a process's hold on a table's bots and timers "
+    "lasts unless renewed (another process takes over within about this long).",
+)
+@click.option(
+    "--log-format",
+    envvar="RUMMYKIT_LOG_FORMAT",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Log lines as text or as one JSON object each (tokens are blanked either way).",
 )
 def serve(
     host: str,
@@ -680,18 +733,23 @@ def serve(
     limit_join: str | None,
     limit_lookup: str | None,
     expire_open: float,
+    redis_url: str | None,
+    redis_prefix: str,
+    workers: int,
+    lease_ms: int,
+    log_format: str,
 ) -> None:
     """Serve tables for friends and bots: a browser lobby at http://HOST:PORT/,
     the HTTP API (OpenAPI at /openapi.json) and the table WebSocket.
 
     Tables are stored in the database and survive a restart. Rate limits count
     requests per client address (behind a reverse proxy on this machine, the
-    address it forwards in X-Forwarded-For).
+    address it forwards in X-Forwarded-For).  Every option can also be set by
+    its environment variable (RUMMYKIT_DATABASE_URL, RUMMYKIT_REDIS_URL ...).
     """
     try:
         from rummykit.server import run
-        from rummykit.server.hub import HubSettings
-        from rummykit.server.quotas import ServerLimits
+        from rummykit.server.config import DatabaseBusyError, ServeConfig
     except ImportError as exc:
         raise click.ClickException(
             f"the server needs the 'server' extra ({exc.name} is missing): "
@@ -699,12 +757,31 @@ def serve(
         ) from None
     if database_url is not None:
         _check_database(database_url)
-    click.echo(f"rummykit server on http://{host}:{port}/  (Ctrl+C stops it)")
-    limits = ServerLimits(
-        create=limit_create, join=limit_join, lookup=limit_lookup, idle_open=expire_open or None
+    if redis_url is not None and not (database_url or "").startswith(("postgres", "postgresql")):
+        raise click.ClickException(
+            "--redis-url needs a PostgreSQL --database-url: an SQLite file serves one process"
+        )
+    if workers > 1 and redis_url is None:
+        raise click.ClickException(
+            "--workers above 1 needs --redis-url (and a PostgreSQL --database-url)"
+        )
+    config = ServeConfig(
+        database_url=database_url,
+        redis_url=redis_url,
+        redis_prefix=redis_prefix,
+        lease_ms=lease_ms,
+        bot_delay=bot_delay,
+        grace=grace,
+        limit_create=limit_create,
+        limit_join=limit_join,
+        limit_lookup=limit_lookup,
+        expire_open=expire_open,
     )
-    settings = HubSettings(bot_delay=bot_delay, grace=grace)
-    run(host, port, database_url, settings=settings, limits=limits)
+    click.echo(f"rummykit server on http://{host}:{port}/  (Ctrl+C stops it)")
+    try:
+        run(host, port, database_url, config=config, workers=workers, log_format=log_format)
+    except DatabaseBusyError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 def _check_database(url: str) -> None:

@@ -6,9 +6,13 @@ Needs the ``server`` extra (``pip install 'rummykit[server]'``).  Start it with
 
 from __future__ import annotations
 
-__all__ = ["create_app", "run"]
+import os
+from typing import Any
+
+__all__ = ["ServeConfig", "create_app", "run"]
 
 from rummykit.server.app import create_app
+from rummykit.server.config import ServeConfig
 from rummykit.server.hub import HubSettings
 from rummykit.server.quotas import ServerLimits
 
@@ -21,11 +25,50 @@ def run(
     settings: HubSettings | None = None,
     limits: ServerLimits | None = None,
     log_level: str = "info",
+    config: ServeConfig | None = None,
+    workers: int = 1,
+    log_format: str = "text",
 ) -> None:
-    """Serve until interrupted (uvicorn)."""
+    """Serve until interrupted (uvicorn).  ``config`` (else ``database_url``,
+    ``settings`` and ``limits``) says what to serve; ``workers`` > 1 starts that many
+    processes on the port, which needs ``config.redis_url``.  Without Redis this
+    process must be the only one on its database (``DatabaseBusyError`` otherwise)."""
     import uvicorn
 
-    app = create_app(database_url, settings=settings, limits=limits)
+    from rummykit.server.config import claim_database, log_config
+
+    if config is None:
+        config = ServeConfig(database_url=database_url)
+    if workers > 1 and config.redis_url is None:
+        raise ValueError("--workers above 1 needs --redis-url (and a PostgreSQL database)")
+    held = None if config.redis_url is not None else claim_database(config.database_url)
     # Frames past 64 KiB are refused by the WebSocket layer itself; smaller oversized
     # frames get the protocol's ``too_large`` error.
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=65536)
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": log_level}
+    options["ws_max_size"] = 65536
+    if log_format == "json":
+        options["log_config"] = log_config("json", log_level)
+    try:
+        if workers > 1:
+            os.environ.update(config.to_env())
+            uvicorn.run(
+                "rummykit.server.config:app_from_env", factory=True, workers=workers, **options
+            )
+            return
+        if settings is not None or limits is not None:
+            from rummykit.server.app import create_app
+
+            app = create_app(
+                config.database_url,
+                settings=settings,
+                limits=limits,
+                redis_url=config.redis_url,
+                redis_prefix=config.redis_prefix,
+                lease_ms=config.lease_ms,
+            )
+        else:
+            app = config.create_app()
+        uvicorn.run(app, **options)
+    finally:
+        if held is not None:
+            held.close()

@@ -8,6 +8,7 @@ import contextlib
 import json
 import logging
 import re
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -33,6 +34,7 @@ from rummykit.rules.options import OptionError
 from rummykit.rules.variant import UnknownVariantError, all_variants, find_variant
 from rummykit.server.frames import error_frame
 from rummykit.server.hub import Hub, HubSettings
+from rummykit.server.metrics import CONTENT_TYPE, Metrics
 from rummykit.server.quotas import Expiry, RateLimiter, RateLimitError, ServerLimits
 from rummykit.server.schema import MAX_CLIENT_FRAME, HelloMessage, StateFrame, TableInfo
 from rummykit.server.store import Store, describe_failure
@@ -285,15 +287,38 @@ def create_app(
     settings: HubSettings | None = None,
     static_dir: Path | None = None,
     limits: ServerLimits | None = None,
+    redis_url: str | None = None,
+    redis_prefix: str = "rk",
+    lease_ms: int = 3000,
 ) -> FastAPI:
     """The server application on the database at ``database_url`` (default: an SQLite
     file in the user's data directory); migrations run first.  ``limits``: per-client
-    rate limits and the expiry of unused tables (default: ``ServerLimits()``)."""
+    rate limits and the expiry of unused tables (default: ``ServerLimits()``).
+
+    With ``redis_url`` this process is one of many serving the same tables (the
+    database must then be PostgreSQL): see ``rummykit.server.cluster``; every key and
+    channel it uses in Redis starts with ``redis_prefix``."""
     limits = ServerLimits() if limits is None else limits
     redact_server_logs()
-    store = Store(database_url)
+    cluster = None
+    if redis_url is not None:
+        from rummykit.server.cluster import Cluster
+
+        cluster = Cluster(redis_url, prefix=redis_prefix, lease_ms=lease_ms)
+    store = Store(database_url, shared=cluster is not None)
+    if cluster is not None and store.dialect != "postgresql":
+        store.close()
+        raise ValueError(
+            "many processes (a Redis URL) need a PostgreSQL database: "
+            "an SQLite file serves one process"
+        )
     lobby = Lobby(store)
-    hub = Hub(lobby, settings)
+    metrics = Metrics(
+        lambda: len(lobby.tables),
+        lambda: sum(len(c) for c in hub.conns.values()),
+        lambda: 0 if cluster is None else cluster.published,
+    )
+    hub = Hub(lobby, settings, cluster=cluster, metrics=metrics)
     quota = RateLimiter(limits)
     expiry = Expiry(lobby, hub, limits.idle_open)
     static = STATIC_DIR if static_dir is None else static_dir
@@ -307,6 +332,8 @@ def create_app(
         with contextlib.suppress(asyncio.CancelledError):
             await sweeper
         hub.stop()
+        if cluster is not None:
+            await cluster.stop()
         store.close()
 
     app = FastAPI(
@@ -319,6 +346,8 @@ def create_app(
     app.state.lobby = lobby
     app.state.hub = hub
     app.state.expiry = expiry
+    app.state.cluster = cluster
+    app.state.metrics = metrics
 
     @app.exception_handler(ProtocolError)
     async def _protocol_error(_: Request, exc: ProtocolError) -> JSONResponse:
@@ -350,7 +379,9 @@ def create_app(
             if len(wanted) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in wanted):
                 # Never sent to the store: it cannot name a table.
                 raise ProtocolError("no_table", f"no table has the code {code[:20]!r}")
-            return lobby.get(wanted)
+            table = lobby.get(wanted)
+            table.refresh()  # other processes may have changed it (a no-op alone)
+            return table
         except ProtocolError:
             quota.hit("lookup", who)
             raise
@@ -382,6 +413,30 @@ def create_app(
 
     def invite(request: Request, code: str) -> str:
         return str(request.base_url).rstrip("/") + f"/t/{code}"
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, bool | str]:
+        """The process runs (liveness); ``process``: its name in Redis leases."""
+        return {"ok": True, "process": "" if cluster is None else cluster.id}
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz() -> JSONResponse:
+        """The process can serve: its database (and Redis, with many processes) answer."""
+        checks = {"database": True}
+        try:
+            with store.engine.connect() as conn:
+                conn.exec_driver_sql("select 1")
+        except SQLAlchemyError:
+            checks["database"] = False
+        if cluster is not None:
+            checks["redis"] = await cluster.ping()
+        ready = all(checks.values())
+        return JSONResponse({"ready": ready, **checks}, status_code=200 if ready else 503)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics_page() -> Response:
+        """Prometheus metrics of this process."""
+        return Response(metrics.render(), media_type=CONTENT_TYPE)
 
     @app.get("/api/variants")
     async def variants() -> list[dict[str, Any]]:
@@ -458,8 +513,7 @@ def create_app(
         seat = seated(table, token)
         if table.row.rematch is not None and lobby.load(table.row.rematch) is None:
             # The rematch table was closed unused: the next request makes a new one.
-            store.update_table(table.code, rematch=None)
-            table.row.rematch = None
+            table.clear_rematch()
         new, got, token = lobby.rematch(table, seat)
         expiry.touch(new.code)
         hub.seat_vacated(new, got)
@@ -470,9 +524,11 @@ def create_app(
     @app.post("/api/tables/{code}/action")
     async def act(code: str, body: ActionBody, request: Request, token: Token) -> dict[str, int]:
         """Play an action with a seat's token (the WebSocket ``action`` frame over HTTP)."""
+        started = time.perf_counter()
         table = find(_client(request), code)
         applied = table.submit(seated(table, token), body.action_id, body.state_id, body.action)
         if not applied.duplicate:
+            metrics.acted(time.perf_counter() - started)
             hub.changed(table, header=table.status == "finished")
         return {"event_id": applied.event_id}
 

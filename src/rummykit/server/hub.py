@@ -14,6 +14,7 @@ import json
 import logging
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -31,8 +32,12 @@ from rummykit.server.schema import (
     WelcomeFrame,
     parse_client_message,
 )
-from rummykit.server.store import describe_failure
+from rummykit.server.store import EventRow, describe_failure
 from rummykit.server.tables import Lobby, ProtocolError, Table, hash_token
+
+if TYPE_CHECKING:
+    from rummykit.server.cluster import Cluster
+    from rummykit.server.metrics import Metrics
 
 __all__ = ["Hub", "HubSettings"]
 
@@ -76,19 +81,47 @@ class _Conn:
 class Hub:
     """Connections per table and everything that happens without a client asking."""
 
-    def __init__(self, lobby: Lobby, settings: HubSettings | None = None) -> None:
+    def __init__(
+        self,
+        lobby: Lobby,
+        settings: HubSettings | None = None,
+        *,
+        cluster: Cluster | None = None,
+        metrics: Metrics | None = None,
+    ) -> None:
         self.lobby = lobby
         self.settings = settings or HubSettings()
+        self.cluster = cluster
+        """Other processes serve the same tables (None: this one alone)."""
+        self.metrics = metrics
         self.conns: dict[str, set[_Conn]] = {}
         self._bot_calls: dict[str, asyncio.TimerHandle] = {}
         self._timer_calls: dict[str, tuple[int, asyncio.TimerHandle]] = {}
         self._grace_calls: dict[tuple[str, int], asyncio.TimerHandle] = {}
+        self._poller: asyncio.Task[None] | None = None
+        self._presence_tasks: set[asyncio.Task[None]] = set()
+        lobby.listener = self._stored_elsewhere
+        for table in lobby.tables.values():
+            table.listener = self._stored_elsewhere
 
     # ------------------------------------------------------------------ start-up
 
     def start(self) -> None:
         """After a (re)start: resume bots and timers, and start every human seat's
-        grace period (nobody is connected yet)."""
+        grace period (nobody is connected yet).  With a cluster, this process takes
+        tables over as their leases come free."""
+        if self.cluster is not None:
+            store = self.lobby.store
+            assert store is not None
+            self.cluster.start(
+                self._message,
+                store.active_codes,
+                self._acquired,
+                self._lost,
+                self._alive,
+            )
+            self._poller = asyncio.create_task(self._poll())
+            return
         for table in list(self.lobby.tables.values()):
             for seat in table.row.seats:
                 if seat.kind == "human":
@@ -103,12 +136,159 @@ class Hub:
             handle.cancel()
         for handle in self._grace_calls.values():
             handle.cancel()
+        if self._poller is not None:
+            self._poller.cancel()
+
+    def leads(self, table: Table) -> bool:
+        """Whether this process runs ``table``'s bots, stand-ins and turn timer."""
+        return self.cluster is None or self.cluster.holds(table.code)
+
+    # ------------------------------------------------------------------ the cluster
+
+    def _stored_elsewhere(self, table: Table, state: bool, header: bool) -> None:
+        """Another process stored a change this copy has just read: send the frames."""
+        conns = self.conns.get(table.code, set())
+        if header:
+            for conn in list(conns):
+                if conn.seat is not None and not table.holds(conn.seat, conn.token_hash):
+                    self._release(conn, table)
+            text = TableFrame(table=table.info()).model_dump_json()
+            for conn in conns:
+                self._send(conn, text)
+        if state and table.dealt:
+            for conn in list(conns):
+                self._send(conn, table.frame_json(conn.seat))
+
+    def _after_remote(self, table: Table) -> None:
+        """What the holder of ``table``'s lease does after another process's change."""
+        if self.leads(table):
+            for seat in table.row.seats:
+                if seat.kind == "human" and not table.connected(seat.seat):
+                    self.seat_vacated(table, seat.seat)
+            self._arm_timer(table)
+            self._schedule_bot(table)
+
+    def _message(self, code: str, message: dict[str, Any]) -> None:
+        """A message from another process about table ``code``."""
+        table = self.lobby.tables.get(code)
+        if table is None:
+            return  # not in memory here: read from the store when it is asked for
+        if message.get("k") == "presence":
+            counts = {int(k): int(v) for k, v in message.get("n", {}).items()}
+            was = [table.connected(s) for s in range(table.row.players)]
+            if counts:
+                table.elsewhere[message["p"]] = counts
+            else:
+                table.elsewhere.pop(message["p"], None)
+            self._presence_changed(table, was)
+            return
+        version = int(message.get("v", 0))
+        if version > table.version:
+            event = message.get("e")
+            applied = False
+            if event is not None and not message.get("h"):
+                row = EventRow(event[0], event[1], event[2], event[3])
+                applied = table.apply_stored(version, row, float(message["t"]))
+            if not applied:
+                table.refresh()
+        standin = message.get("s")
+        if standin is not None and not self.leads(table) and set(standin) != table.standin:
+            table.standin = set(standin)
+            self._stored_elsewhere(table, True, True)
+        self._after_remote(table)
+
+    def _presence_changed(self, table: Table, was: list[bool]) -> None:
+        now = [table.connected(s) for s in range(table.row.players)]
+        if now == was:
+            return
+        if self.leads(table):
+            for seat, (before, after) in enumerate(zip(was, now, strict=True)):
+                if table.row.seats[seat].kind != "human" or before == after:
+                    continue
+                if after:
+                    self.seat_returned(table, seat)
+                else:
+                    self.seat_vacated(table, seat)
+        self.changed(table, header=True, publish=self.leads(table))
+
+    async def _acquired(self, code: str) -> None:
+        """This process now holds table ``code``'s lease: run its bots and timers."""
+        assert self.cluster is not None
+        try:
+            table = self.lobby.get(code)
+        except ProtocolError:
+            return
+        table.refresh()
+        table.elsewhere = await self.cluster.presence(code)
+        table.standin.clear()
+        log.info("table %s: bots and timers run here now", code)
+        self._after_remote(table)
+        self.changed(table, header=True)
+
+    def _lost(self, code: str) -> None:
+        """Another process runs table ``code`` now (or Redis is gone)."""
+        handle = self._bot_calls.pop(code, None)
+        if handle is not None:
+            handle.cancel()
+        timer = self._timer_calls.pop(code, None)
+        if timer is not None:
+            timer[1].cancel()
+        for key in [k for k in self._grace_calls if k[0] == code]:
+            self._grace_calls.pop(key).cancel()
+
+    def _alive(self, alive: set[str]) -> None:
+        """Forget the sockets of processes that died."""
+        for table in list(self.lobby.tables.values()):
+            gone = [p for p in table.elsewhere if p not in alive]
+            if gone:
+                was = [table.connected(s) for s in range(table.row.players)]
+                for proc in gone:
+                    del table.elsewhere[proc]
+                self._presence_changed(table, was)
+
+    async def _poll(self) -> None:
+        """Once a second, read what the tables with sockets here missed (a message
+        lost with a process that died between its commit and its publish)."""
+        store = self.lobby.store
+        assert store is not None
+        while True:
+            await asyncio.sleep(1.0)
+            try:
+                watched = [c for c, conns in self.conns.items() if conns]
+                watched += [c for c in self.lobby.tables if self.cluster and self.cluster.holds(c)]
+                stored = store.versions(sorted(set(watched)))
+                for code, version in stored.items():
+                    table = self.lobby.tables.get(code)
+                    if table is not None and version != table.version:
+                        table.refresh()
+                        self._after_remote(table)
+            except Exception as exc:
+                log.error("checking tables for changes failed: %s", type(exc).__name__)
+
+    def _publish(self, table: Table, header: bool) -> None:
+        assert self.cluster is not None
+        message: dict[str, Any] = {"v": table.version}
+        last = table.last
+        if last is not None and last[0] == table.version:
+            event = last[1]
+            message["e"] = [event.seq, event.seat, event.action, event.action_id]
+            message["t"] = last[2]
+        if header:
+            message["h"] = 1
+        if self.leads(table):
+            message["s"] = sorted(table.standin)
+        self.cluster.publish(table.code, message)
+        if not self.leads(table) and table.status in ("open", "playing"):
+            self.cluster.claim(table.code)
 
     # ------------------------------------------------------------------ changes
 
-    def changed(self, table: Table, *, header: bool = False) -> None:
-        """Tell every connection of ``table`` (the state, and the header if it changed),
-        then schedule whatever must happen next (a bot move, a turn timer)."""
+    def changed(self, table: Table, *, header: bool = False, publish: bool = True) -> None:
+        """Tell every connection of ``table`` (the state, and the header if it changed;
+        with a cluster, every other process too), then schedule whatever must happen
+        next (a bot move, a turn timer)."""
+        if self.cluster is not None and publish:
+            self._publish(table, header)
         self._arm_timer(table)
         conns = self.conns.get(table.code, set())
         for conn in list(conns):
@@ -135,6 +315,8 @@ class Hub:
     def _schedule_bot(self, table: Table) -> None:
         if table.code in self._bot_calls or table.bot_to_move() is None:
             return
+        if not self.leads(table):
+            return
         loop = asyncio.get_running_loop()
         self._bot_calls[table.code] = loop.call_later(
             self.settings.bot_delay, self._bot_move, table
@@ -147,25 +329,31 @@ class Hub:
             return
         try:
             table.play_for(seat)
+        except ProtocolError:  # another process moved the table on: look again
+            self.changed(table, publish=False)
+            return
         except Exception:  # a bot bug or a storage failure must not stop the server
             log.exception("table %s: the bot for P%d failed", table.code, seat + 1)
             return
+        if self.metrics is not None:
+            self.metrics.bot_decided(table.decided)
+            self.metrics.acted()
         self.changed(table, header=table.status == "finished")
 
     def _arm_timer(self, table: Table) -> None:
-        seconds = table.row.turn_timer
         pending = self._timer_calls.get(table.code)
         if pending is not None and pending[0] == table.event_id:
             return
         if pending is not None:
             pending[1].cancel()
             del self._timer_calls[table.code]
-        table.deadline = None
-        if seconds is None or table.status != "playing" or table.bot_to_move() is not None:
+        deadline = table.deadline
+        if deadline is None or not self.leads(table):
             return
         loop = asyncio.get_running_loop()
-        table.deadline = time.time() + seconds
-        handle = loop.call_later(seconds, self._expire, table, table.event_id)
+        handle = loop.call_later(
+            max(0.0, deadline - time.time()), self._expire, table, table.event_id
+        )
         self._timer_calls[table.code] = (table.event_id, handle)
 
     def _expire(self, table: Table, event_id: int) -> None:
@@ -175,6 +363,9 @@ class Hub:
         # The sensible default: what the stand-in bot would play in this seat.
         try:
             table.play_for(table.game.to_move)
+        except ProtocolError:  # another process moved the table on
+            self.changed(table, publish=False)
+            return
         except Exception:
             log.exception("table %s: the turn-timer move failed", table.code)
             return
@@ -183,14 +374,16 @@ class Hub:
     def seat_vacated(self, table: Table, seat: int) -> None:
         """``seat`` has no connection: after the grace period a bot plays it."""
         key = (table.code, seat)
-        if key in self._grace_calls:
+        if key in self._grace_calls or not self.leads(table):
             return
         loop = asyncio.get_running_loop()
         self._grace_calls[key] = loop.call_later(self.settings.grace, self._grace_over, table, seat)
 
     def _grace_over(self, table: Table, seat: int) -> None:
         self._grace_calls.pop((table.code, seat), None)
-        if table.connections.get(seat, 0) > 0 or table.row.seats[seat].kind != "human":
+        if table.connected(seat) or table.row.seats[seat].kind != "human":
+            return
+        if not self.leads(table):
             return
         table.standin.add(seat)
         self.changed(table, header=True)
@@ -255,12 +448,19 @@ class Hub:
         conn = _Conn(ws, table.code, seat, asyncio.Queue(self.settings.queue), self.settings.burst)
         if seat is not None and token is not None:
             conn.token_hash = hash_token(token)
+        if self.cluster is not None and not self.conns.get(table.code):
+            # The first socket of this table here: who is connected elsewhere.
+            try:
+                table.elsewhere = await self.cluster.presence(table.code)
+            except Exception as exc:
+                log.error("reading presence from Redis failed: %s", type(exc).__name__)
         self.conns.setdefault(table.code, set()).add(conn)
         header = False
         if seat is not None:
             table.connections[seat] = table.connections.get(seat, 0) + 1
             header = True
             self.seat_returned(table, seat)
+            self._counted(table)
         writer = asyncio.create_task(self._writer(conn))
         self._send(
             conn,
@@ -279,6 +479,7 @@ class Hub:
             self._drop(conn)
             if seat is not None and conn.seat is not None:  # None once released: counted off
                 table.connections[seat] -= 1
+                self._counted(table)
                 if table.connections[seat] == 0:
                     if table.row.seats[seat].kind == "human":
                         self.seat_vacated(table, seat)
@@ -288,6 +489,15 @@ class Hub:
             except asyncio.CancelledError:
                 writer.cancel()
                 raise
+
+    def _counted(self, table: Table) -> None:
+        """This process's sockets per seat of ``table`` changed: tell the others."""
+        if self.cluster is not None:
+            task = asyncio.get_running_loop().create_task(
+                self.cluster.set_presence(table.code, dict(table.connections))
+            )
+            self._presence_tasks.add(task)
+            task.add_done_callback(self._presence_tasks.discard)
 
     def _allow(self, conn: _Conn) -> bool:
         now = time.monotonic()
@@ -348,6 +558,7 @@ class Hub:
             )
             return
         if isinstance(msg, ActionMessage):
+            started = time.perf_counter()
             try:
                 applied = table.submit(conn.seat, msg.action_id, msg.state_id, msg.action)
             except ProtocolError as exc:
@@ -366,11 +577,17 @@ class Hub:
             self._send(
                 conn, AckFrame(action_id=msg.action_id, event_id=applied.event_id).model_dump_json()
             )
+            if self.metrics is not None and not applied.duplicate:
+                self.metrics.acted(time.perf_counter() - started)
             if applied.duplicate:
                 self._send(conn, table.frame_json(conn.seat))
             else:
                 self.changed(table, header=table.status == "finished")
         elif isinstance(msg, ResyncMessage):
+            try:
+                table.refresh()  # a socket that missed frames gets the stored state
+            except SQLAlchemyError as exc:
+                log.error("table %s: reading it failed: %s", table.code, describe_failure(exc))
             if table.dealt:
                 self._send(conn, table.frame_json(conn.seat))
             else:

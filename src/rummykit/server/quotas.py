@@ -154,12 +154,14 @@ class Expiry:
             if now - self.used.get(code, self.started) < self.idle:
                 continue
             if table.status == "open":
-                if self.lobby.store is not None:
-                    # The store first: a table the store still calls open would come
-                    # back at the next start.
-                    self.lobby.store.update_table(code, status="expired")
-                # The object keeps its status: a pending timer of the hub (a seat's grace
-                # period) may still read it, and ``expired`` is no status a header shows.
+                # With many processes, the one that holds the table's lease closes it,
+                # and only if nobody is connected anywhere.
+                if not self.hub.leads(table) or table.elsewhere:
+                    continue
+                # The store first: a table the store still calls open would come back
+                # at the next start (``expire`` also sees a seat taken elsewhere).
+                if not table.expire():
+                    continue
                 closed.append(code)
             elif self.lobby.store is None:
                 continue  # a finished table lives only in memory here

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +44,9 @@ tables_t = sa.Table(
     sa.Column("rematch", sa.String(16), nullable=True),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("finished", sa.Float, nullable=True),
+    # Grows by one in every transaction that changes the table (migration 0003).
+    sa.Column("version", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("turn_start", sa.Float, nullable=True),
 )
 
 seats_t = sa.Table(
@@ -99,6 +102,10 @@ class TableRow:
     created: float = field(default_factory=time.time)
     rematch: str | None = None
     finished: float | None = None
+    version: int = 0
+    """How many transactions changed the table (every process sees the same number)."""
+    turn_start: float | None = None
+    """When the seat to move got its turn (the turn timer counts from it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,9 +149,13 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 class Store:
     """The tables of one database.  Methods commit before they return."""
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, *, shared: bool = False) -> None:
         self.url = normalize_url(url or default_database_url())
-        self.engine: Engine = sa.create_engine(self.url)
+        self.shared = shared
+        """Whether other processes write to this database too: then every change to a
+        table locks its row first (``SELECT ... FOR UPDATE``) and reads what the others
+        wrote since (:meth:`locked`)."""
+        self.engine: Engine = sa.create_engine(self.url, pool_pre_ping=shared)
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         self.migrate()
@@ -178,6 +189,12 @@ class Store:
                 conn.commit()
             try:
                 with conn.begin():
+                    if self.dialect == "postgresql":
+                        # Processes starting together migrate one after the other.
+                        conn.exec_driver_sql(
+                            "select pg_advisory_xact_lock("
+                            "hashtext('rummykit-migrate:' || current_schema()))"
+                        )
                     config.attributes["connection"] = conn
                     getattr(command, direction)(config, revision)
                     if sqlite:
@@ -200,13 +217,36 @@ class Store:
 
     # ------------------------------------------------------------------ writes
 
-    def create_table(self, row: TableRow, *, rematch_of: str | None = None) -> None:
+    @contextmanager
+    def locked(self, code: str) -> Iterator[tuple[Connection, int | None]]:
+        """One transaction on table ``code``: with :attr:`shared`, its row is locked
+        first (``SELECT ... FOR UPDATE``: every other process's change to the table
+        waits until this one commits) and its stored version is yielded; else the
+        version is None (this process is the only writer, its memory is the truth)."""
+        with self.engine.begin() as conn:
+            version = None
+            if self.shared:
+                found = conn.execute(
+                    sa.select(tables_t.c.version).where(tables_t.c.code == code).with_for_update()
+                ).first()
+                version = -1 if found is None else int(found.version)
+            yield conn, version
+
+    def _conn(self, conn: Connection | None) -> Any:
+        """``conn``'s transaction, or a new one."""
+        return self.engine.begin() if conn is None else nullcontext(conn)
+
+    def create_table(
+        self, row: TableRow, *, rematch_of: str | None = None, conn: Connection | None = None
+    ) -> None:
         """Store a new table header with its seats (and, in the same transaction, its
         code as the rematch of the table ``rematch_of``)."""
-        with self._tx() as conn:
+        with self._conn(conn) as conn:
             if rematch_of is not None:
                 conn.execute(
-                    tables_t.update().where(tables_t.c.code == rematch_of).values(rematch=row.code)
+                    tables_t.update()
+                    .where(tables_t.c.code == rematch_of)
+                    .values(rematch=row.code, version=tables_t.c.version + 1)
                 )
             conn.execute(
                 tables_t.insert().values(
@@ -221,6 +261,8 @@ class Store:
                     rematch=row.rematch,
                     created=row.created,
                     finished=row.finished,
+                    version=row.version,
+                    turn_start=row.turn_start,
                 )
             )
             conn.execute(
@@ -238,10 +280,17 @@ class Store:
                 ],
             )
 
-    def update_seats(self, code: str, seats: Sequence[SeatRow], **header: Any) -> None:
-        """Store seats' new occupants and header fields (status, seed ...) in one
-        transaction: all of it is stored, or (an exception) none of it."""
-        with self._tx() as conn:
+    def update_seats(
+        self,
+        code: str,
+        seats: Sequence[SeatRow],
+        *,
+        conn: Connection | None = None,
+        **header: Any,
+    ) -> None:
+        """Store seats' new occupants and header fields (status, seed, version ...) in
+        one transaction: all of it is stored, or (an exception) none of it."""
+        with self._conn(conn) as conn:
             for seat in seats:
                 done = conn.execute(
                     seats_t.update()
@@ -255,14 +304,17 @@ class Store:
             if header:
                 conn.execute(tables_t.update().where(tables_t.c.code == code).values(**header))
 
-    def update_table(self, code: str, **values: Any) -> None:
-        """Change header fields (status, rematch, finished)."""
-        with self._tx() as conn:
+    def update_table(self, code: str, *, conn: Connection | None = None, **values: Any) -> None:
+        """Change header fields (status, rematch, finished, version)."""
+        with self._conn(conn) as conn:
             conn.execute(tables_t.update().where(tables_t.c.code == code).values(**values))
 
-    def append_event(self, code: str, event: EventRow) -> None:
-        """Append one event.  The (table, seq) key makes a second writer of the same
-        event number fail rather than fork the log."""
+    def append_event(
+        self, code: str, event: EventRow, *, conn: Connection | None = None, **header: Any
+    ) -> None:
+        """Append one event (and change header fields, e.g. the version, in the same
+        transaction).  The (table, seq) key makes a second writer of the same event
+        number fail rather than fork the log."""
         row = {
             "code": code,
             "seq": event.seq,
@@ -271,9 +323,11 @@ class Store:
             "action_id": event.action_id,
             "created": time.time(),
         }
-        with self._tx() as conn:
+        with self._conn(conn) as conn:
             # One statement built once: this runs for every action of every table.
             conn.execute(_INSERT_EVENT, row)
+            if header:
+                conn.execute(tables_t.update().where(tables_t.c.code == code).values(**header))
 
     # ------------------------------------------------------------------ reads
 
@@ -294,6 +348,8 @@ class Store:
             created=table.created,
             rematch=table.rematch,
             finished=table.finished,
+            version=int(table.version),
+            turn_start=table.turn_start,
         )
 
     def load_table(self, code: str) -> tuple[TableRow, list[EventRow]] | None:
@@ -304,9 +360,48 @@ class Store:
                 return None
             return self._row(conn, table), self._events(conn, code)
 
-    def _events(self, conn: Connection, code: str) -> list[EventRow]:
+    def load_since(
+        self, code: str, after: int, conn: Connection | None = None
+    ) -> tuple[TableRow, list[EventRow]] | None:
+        """A table's header and the events after number ``after`` (in ``conn``'s
+        transaction if given: a locked table is read inside its lock)."""
+        if conn is None:
+            with self.engine.connect() as own:
+                return self.load_since(code, after, own)
+        table = conn.execute(tables_t.select().where(tables_t.c.code == code)).first()
+        if table is None:
+            return None
+        return self._row(conn, table), self._events(conn, code, after)
+
+    def versions(self, codes: Sequence[str]) -> dict[str, int]:
+        """The stored version of each of ``codes`` (one query)."""
+        if not codes:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(tables_t.c.code, tables_t.c.version).where(
+                    tables_t.c.code.in_(list(codes))
+                )
+            ).all()
+        return {r.code: int(r.version) for r in rows}
+
+    def open_tables(self, limit: int = 50, offset: int = 0) -> list[TableRow]:
+        """Tables waiting for players, newest first (every process's)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                tables_t.select()
+                .where(tables_t.c.status == "open")
+                .order_by(tables_t.c.created.desc(), tables_t.c.code)
+                .limit(limit)
+                .offset(offset)
+            ).all()
+            return [self._row(conn, r) for r in rows]
+
+    def _events(self, conn: Connection, code: str, after: int = 0) -> list[EventRow]:
         rows = conn.execute(
-            events_t.select().where(events_t.c.code == code).order_by(events_t.c.seq)
+            events_t.select()
+            .where(events_t.c.code == code, events_t.c.seq > after)
+            .order_by(events_t.c.seq)
         ).all()
         return [EventRow(r.seq, r.seat, r.action, r.action_id) for r in rows]
 

@@ -11,9 +11,12 @@ import hashlib
 import random
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
+
+from sqlalchemy.engine import Connection
 
 from rummykit.bots import BOTS, Bot, make_bot
 from rummykit.engine.actions import Action, parse_action
@@ -138,9 +141,28 @@ class Table:
         self.next_seed = seed
         """The seed the deal will use (tests); None: drawn from ``seeds`` at the deal."""
         self.options = find_variant(row.variant).resolve(row.players, row.options)
+        self.version = row.version
+        """The stored version this copy reflects (``Store.locked``)."""
+        self.listener: Callable[[Table, bool, bool], None] | None = None
+        """Called as ``listener(table, state, header)`` for each change read from the
+        store that another process made: ``state`` after each event, ``header`` when
+        seats or the status changed (the hub sends the frames)."""
         self._game: Game | None = None
         self.action_ids: dict[tuple[int, str], int] = {}
         """(seat, client action id) → event number: ids are per seat."""
+        self.connections: dict[int, int] = {}
+        """Open connections per seat on this process (the hub keeps it)."""
+        self.elsewhere: dict[str, dict[int, int]] = {}
+        """Open connections per seat on other processes, by process (the hub keeps it)."""
+        self.standin: set[int] = set()
+        """Human seats a bot plays for now (grace period over)."""
+        self.rng = random.Random(secrets.randbits(64))
+        self.last: tuple[int, EventRow, float] | None = None
+        """The version, event and turn start of the last action this process stored."""
+        self.decided = 0.0
+        """Seconds the last bot decision took (metrics)."""
+        self._dealt_at = 0.0
+        self._frames: dict[int | None, tuple[tuple[int, float | None, str], str]] = {}
         self._repair(events)
         if row.seed is not None and row.status != "open":
             game = self._game = Game(row.variant, row.players, row.options, seed=row.seed)
@@ -158,17 +180,11 @@ class Table:
                     self.action_ids[event.seat, event.action_id] = event.seq
             if game.is_over and row.status != "finished":
                 self._set_status("finished")
-        self.connections: dict[int, int] = {}
-        """Open connections per seat (the hub keeps it)."""
-        self.standin: set[int] = set()
-        """Human seats a bot plays for now (grace period over)."""
-        self.deadline: float | None = None
-        """When the turn timer of the seat to move expires (set by the hub)."""
+        if row.status == "playing" and row.turn_start is None:
+            row.turn_start = time.time()  # stored by an older server: the turn starts now
         self.bots: dict[int, tuple[str, Bot]] = {}
         """Each bot-played seat's bot and the name it was made from: one instance for the
         whole game, since a bot may keep a plan across the actions of its turn."""
-        self.rng = random.Random(secrets.randbits(64))
-        self._frames: dict[int | None, tuple[tuple[int, float | None, str], str]] = {}
 
     # ------------------------------------------------------------------ header
 
@@ -201,6 +217,23 @@ class Table:
         """``open`` (seats free before the start), ``playing`` or ``finished``."""
         return self.row.status
 
+    @property
+    def deadline(self) -> float | None:
+        """When the turn timer of the seat to move expires (None: no timer runs): the
+        same on every process, counted from the stored start of the turn."""
+        seconds, start = self.row.turn_timer, self.row.turn_start
+        if seconds is None or start is None or self.bot_to_move() is not None:
+            return None
+        if self.row.status != "playing" or self.game.is_over:
+            return None
+        return start + seconds
+
+    def connected(self, seat: int) -> bool:
+        """Whether ``seat`` has an open connection on any process."""
+        return self.connections.get(seat, 0) > 0 or any(
+            counts.get(seat, 0) > 0 for counts in self.elsewhere.values()
+        )
+
     def info(self) -> TableInfo:
         """The header as everyone sees it."""
         given = self.row.options
@@ -219,7 +252,7 @@ class Table:
                     bot=s.bot
                     if s.kind == "bot"
                     else (STANDIN_BOT if self.by_bot(s.seat) else None),
-                    connected=self.connections.get(s.seat, 0) > 0,
+                    connected=self.connected(s.seat),
                     standin=s.kind != "bot" and self.by_bot(s.seat),
                 )
                 for s in self.row.seats
@@ -255,17 +288,116 @@ class Table:
             return True
         return self.row.status == "playing" and (kind == "open" or seat in self.standin)
 
-    def _write(self, seats: Sequence[SeatRow], **header: Any) -> None:
-        """Store seats and header fields in one transaction; memory changes only after."""
-        if self.store is not None:
-            self.store.update_seats(self.code, seats, **header)
+    @contextmanager
+    def _locked(self) -> Iterator[Connection | None]:
+        """A transaction on this table (None without a store).  When other processes
+        share the store, the table's row is locked first and what they changed since
+        this copy was read is read now, so that every check made inside sees the
+        table as it is: a seat is granted once, an event number is used once."""
+        if self.store is None:
+            yield None
+            return
+        with self.store.locked(self.code) as (conn, stored):
+            if stored is not None and stored != self.version:
+                if stored < 0:
+                    raise ProtocolError("no_table", f"no table has the code {self.code!r}")
+                self._catch_up(conn)
+            yield conn
+
+    def _write(self, conn: Connection | None, seats: Sequence[SeatRow], **header: Any) -> None:
+        """Store seats and header fields in ``conn``'s transaction, with the next
+        version; memory changes only after the commit (then call :meth:`_wrote`)."""
+        if self.store is not None and conn is not None:
+            self.store.update_seats(self.code, seats, conn=conn, version=self.version + 1, **header)
+
+    def _wrote(self) -> None:
+        """A transaction of :meth:`_write` committed."""
+        self.version += 1
+        self._frames.clear()
 
     def _set_status(self, status: str) -> None:
         finished = (self.row.finished or time.time()) if status == "finished" else None
-        if self.store is not None:
-            self.store.update_table(self.code, status=status, finished=finished)
+        with self._locked() as conn:
+            if self.row.status == status:
+                return  # another process stored it first
+            self._write(conn, (), status=status, finished=finished)
+        self._wrote()
         self.row.status = status
         self.row.finished = finished
+
+    def refresh(self) -> bool:
+        """Read what other processes changed since this copy was read (a no-op unless
+        the store is shared); whether anything was read."""
+        if self.store is None or not self.store.shared:
+            return False
+        stored = self.store.versions([self.code]).get(self.code)
+        if stored is None or stored == self.version:
+            return False
+        self._catch_up(None)
+        return True
+
+    def apply_stored(self, version: int, event: EventRow, turn_start: float) -> bool:
+        """Apply an event another process stored as ``version`` (sent over pub/sub), if
+        it is the very next change of this copy; whether it was (else :meth:`refresh`)."""
+        game = self._game
+        if game is None or version != self.version + 1 or event.seq != self.event_id + 1:
+            return False
+        if self.row.status != "playing" or event.seat != game.to_move:
+            return False
+        game.apply(parse_action(event.action, game.pieces.material))
+        self.version = version
+        self.row.turn_start = turn_start
+        if event.action_id is not None:
+            self.action_ids[event.seat, event.action_id] = event.seq
+        self._frames.clear()
+        over = game.is_over
+        if over:
+            self.row.status = "finished"  # the writer stores it next
+        if self.listener is not None:
+            self.listener(self, True, over)
+        return True
+
+    def _catch_up(self, conn: Connection | None) -> None:
+        """Bring this copy up to the stored table: header, seats, the events after
+        ours (each applied as it was stored, each reported to :attr:`listener`)."""
+        assert self.store is not None
+        loaded = self.store.load_since(self.code, self.event_id, conn)
+        if loaded is None:
+            return
+        row, events = loaded
+
+        def face(r: TableRow) -> tuple[Any, ...]:
+            seats = [(x.kind, x.name, x.bot, x.token_hash) for x in r.seats]
+            return (r.status, r.rematch, r.name, seats)
+
+        header = face(row) != face(self.row)
+        for field_name in ("status", "seed", "rematch", "finished", "turn_start", "name"):
+            setattr(self.row, field_name, getattr(row, field_name))
+        self.row.seats = row.seats
+        self.version = row.version
+        for s in row.seats:
+            if s.kind != "human":
+                self.standin.discard(s.seat)
+        self._frames.clear()
+        fresh = self._game is None and row.seed is not None and row.status != "open"
+        if fresh:
+            assert row.seed is not None
+            self._game = Game(row.variant, row.players, row.options, seed=row.seed)
+        game = self._game
+        if game is not None:
+            for n, event in enumerate(events):
+                game.apply(parse_action(event.action, game.pieces.material))
+                if event.action_id is not None:
+                    self.action_ids[event.seat, event.action_id] = event.seq
+                self._frames.clear()
+                if self.listener is not None and n < len(events) - 1:
+                    self.listener(self, True, False)
+            if game.is_over and self.row.status == "playing":
+                # The writer stores ``finished`` next; the game is over either way.
+                self.row.status = "finished"
+                header = True
+        if self.listener is not None and (events or header or fresh):
+            self.listener(self, bool(events) or fresh, header or fresh)
 
     def _repair(self, events: Sequence[EventRow]) -> None:
         """Make a header loaded from the store consistent (a crash or an older server
@@ -304,7 +436,14 @@ class Table:
                 header["status"] = "open"  # started without a deal: wait for the seats
         if not fixed and not header:
             return
-        self._write(fixed, **header)
+        if header.get("status") == "playing":
+            header["turn_start"] = time.time()
+        if self.store is not None:
+            with self.store.locked(self.code) as (conn, stored):
+                if stored is not None and stored != self.version:
+                    return  # another process changed (and so repaired) the table meanwhile
+                self._write(conn, fixed, **header)
+        self._wrote()
         self.row.seats = seats
         self.row.status = header.get("status", self.row.status)
         self.row.seed = header.get("seed", self.row.seed)
@@ -317,6 +456,23 @@ class Table:
     def sit(self, name: str, seat: int | None = None) -> tuple[int, str]:
         """Take ``seat`` (or the first open one); return it and its new secret token.
         Taking the last open seat of a table that has not started deals."""
+        with self._locked() as conn:
+            seat, token, taken, game = self._claim(conn, name, seat)
+        self._wrote()
+        self.row.seats[seat] = taken
+        self.standin.discard(seat)
+        if game is not None:
+            self.row.status = "playing"
+            self.row.seed = game.seed
+            self.row.turn_start = self._dealt_at
+            self._game = game
+            self._frames.clear()
+        return seat, token
+
+    def _claim(
+        self, conn: Connection | None, name: str, seat: int | None
+    ) -> tuple[int, str, SeatRow, Game | None]:
+        """Check and store a seat's new occupant (inside :meth:`_locked`)."""
         if self.row.status == "finished":
             raise ProtocolError("finished", "this game is over")
         open_seats = [s.seat for s in self.row.seats if s.kind == "open"]
@@ -336,22 +492,37 @@ class Table:
         if self.row.status == "open" and open_seats == [seat]:
             seed = self._draw_seed()
             game = Game(self.row.variant, self.row.players, self.row.options, seed=seed)
-            header = {"status": "playing", "seed": seed}
-        self._write([taken], **header)
-        self.row.seats[seat] = taken
-        self.standin.discard(seat)
-        if game is not None:
-            self.row.status = "playing"
-            self.row.seed = game.seed
-            self._game = game
-            self._frames.clear()
-        return seat, token
+            self._dealt_at = time.time()
+            header = {"status": "playing", "seed": seed, "turn_start": self._dealt_at}
+        self._write(conn, [taken], **header)
+        return seat, token, taken, game
 
     def leave(self, seat: int) -> None:
         """Give ``seat`` up: it becomes open (during play a bot plays it meanwhile)."""
-        self._write([SeatRow(seat)])
+        with self._locked() as conn:
+            self._write(conn, [SeatRow(seat)])
+        self._wrote()
         self.row.seats[seat] = SeatRow(seat)
         self.standin.discard(seat)
+
+    def clear_rematch(self) -> None:
+        """Forget the rematch table (it was closed unused: the next request makes one)."""
+        with self._locked() as conn:
+            self._write(conn, (), rematch=None)
+        self._wrote()
+        self.row.rematch = None
+
+    def expire(self) -> bool:
+        """Close this table if it is still open (nobody sat since): ``expired`` in the
+        store; whether it was closed."""
+        with self._locked() as conn:
+            if self.row.status != "open":
+                return False
+            self._write(conn, (), status="expired")
+        self._wrote()
+        # The object keeps its status: a pending timer of the hub (a seat's grace
+        # period) may still read it, and ``expired`` is no status a header shows.
+        return True
 
     # ------------------------------------------------------------------ actions
 
@@ -363,6 +534,19 @@ class Table:
         """Check and apply a client's action; raise :class:`ProtocolError` if rejected.
 
         Action ids are per seat: an id another seat used is as unknown as any other."""
+        with self._locked() as conn:
+            action = self._check(seat, action_id, state_id, text)
+            if isinstance(action, Applied):
+                return action
+            assert seat is not None
+            now = self._append(conn, seat, action, action_id)
+        return Applied(self._apply(seat, action, action_id, now))
+
+    def _check(
+        self, seat: int | None, action_id: str, state_id: int, text: str
+    ) -> Action | Applied:
+        """A client's action checked against the table (inside :meth:`_locked`), or the
+        outcome of the same action id applied before."""
         known = None if seat is None else self.action_ids.get((seat, action_id))
         if known is not None:
             return Applied(known, duplicate=True)
@@ -387,20 +571,34 @@ class Table:
             self.game.verify(action)
         except IllegalActionError as exc:
             raise ProtocolError("illegal_action", str(exc)) from None
-        return Applied(self._commit(seat, action, action_id))
+        return action
 
-    def _commit(self, seat: int, action: Action, action_id: str | None) -> int:
-        """Store, then apply, a verified action: an action is acknowledged only once
+    def _append(
+        self, conn: Connection | None, seat: int, action: Action, action_id: str | None
+    ) -> float:
+        """Store a verified action as the next event (inside :meth:`_locked`); the time
+        the next turn starts."""
+        now = time.time()
+        if self.store is not None and conn is not None:
+            event = EventRow(self.event_id + 1, seat, str(action), action_id)
+            self.store.append_event(
+                self.code, event, conn=conn, version=self.version + 1, turn_start=now
+            )
+        return now
+
+    def _apply(self, seat: int, action: Action, action_id: str | None, now: float) -> int:
+        """Apply an action :meth:`_append` stored: an action is acknowledged only once
         it is stored, and never applied unless stored."""
+        self._wrote()
         seq = self.event_id + 1
-        if self.store is not None:
-            self.store.append_event(self.code, EventRow(seq, seat, str(action), action_id))
         self.game.apply(action)
+        self.row.turn_start = now
+        self.last = (self.version, EventRow(seq, seat, str(action), action_id), now)
+        if action_id is not None:
+            self.action_ids[seat, action_id] = seq
         if self.game.is_over:
             # A crash before this line is repaired on load (the log says the game is over).
             self._set_status("finished")
-        if action_id is not None:
-            self.action_ids[seat, action_id] = seq
         self._frames.clear()
         return seq
 
@@ -421,9 +619,17 @@ class Table:
             # "expert-easy", and a bot remade on every action forgets its turn plan.
             made = self.bots[seat] = (name, make_bot(name))
         bot = made[1]
+        expect = self.event_id
         legal = seat_legal_actions(self.game, seat)
+        started = time.perf_counter()
         action = bot.choose(view(self.game, seat), legal, self.rng)
-        return self._commit(seat, action, None)
+        self.decided = time.perf_counter() - started
+        # The bot thought without the lock: it plays only if the table did not move on.
+        with self._locked() as conn:
+            if self.event_id != expect or self.game.is_over or self.game.to_move != seat:
+                raise ProtocolError("stale_state", "the table moved on while the bot thought")
+            now = self._append(conn, seat, action, None)
+        return self._apply(seat, action, None, now)
 
     # ------------------------------------------------------------------ frames
 
@@ -468,7 +674,11 @@ class Lobby:
         self.seeds = seeds or random.SystemRandom()
         """Where deal seeds come from (the operating system's randomness; tests inject)."""
         self.tables: dict[str, Table] = {}
-        if store is not None:
+        self.listener: Callable[[Table, bool, bool], None] | None = None
+        """Given to every table (``Table.listener``; the hub sets it)."""
+        if store is not None and not store.shared:
+            # One process: every active table lives here.  Shared: a process loads a
+            # table when it is asked for it or takes over its lease (the hub).
             for code in store.active_codes():
                 self.load(code)
 
@@ -481,6 +691,7 @@ class Lobby:
         if loaded is None or loaded[0].status == "expired":
             return None  # an open table closed unused (``quotas.Expiry``) is gone
         table = Table(loaded[0], loaded[1], self.store, seeds=self.seeds)
+        table.listener = self.listener
         self.tables[code] = table
         return table
 
@@ -516,6 +727,7 @@ class Lobby:
         seed: int | None = None,
         sit_creator: bool = True,
         rematch_of: Table | None = None,
+        conn: Connection | None = None,
     ) -> tuple[Table, int | None, str | None]:
         """A new table; the creator takes the first seat that is not a bot.
 
@@ -560,12 +772,14 @@ class Lobby:
             turn_timer=turn_timer,
             status="playing" if full else "open",
             seats=seats,
+            turn_start=time.time() if full else None,
         )
         if self.store is not None:
-            self.store.create_table(row, rematch_of=None if rematch_of is None else rematch_of.code)
-        if rematch_of is not None:
-            rematch_of.row.rematch = row.code
+            self.store.create_table(
+                row, rematch_of=None if rematch_of is None else rematch_of.code, conn=conn
+            )
         table = Table(row, (), self.store, seeds=self.seeds, seed=seed)
+        table.listener = self.listener
         self.tables[row.code] = table
         if full or not sit_creator:
             return table, None, None
@@ -577,27 +791,38 @@ class Lobby:
         bots; ``seat`` sits at the same place."""
         if table.row.status != "finished":
             raise ProtocolError("not_finished", "a rematch starts when the game is over")
-        if table.row.rematch is None:
-            bots = {s.seat: s.bot for s in table.row.seats if s.kind == "bot" and s.bot}
-            self.create(
-                variant=table.row.variant,
-                players=table.row.players,
-                options=table.row.options,
-                bots=bots,
-                name="",
-                table_name=table.row.name,
-                turn_timer=table.row.turn_timer,
-                sit_creator=False,
-                rematch_of=table,
-            )
+        made: Table | None = None
+        with table._locked() as conn:
+            # Locked: two players asking at once (on two processes) get one rematch.
+            if table.row.rematch is None:
+                bots = {s.seat: s.bot for s in table.row.seats if s.kind == "bot" and s.bot}
+                made, _, _ = self.create(
+                    variant=table.row.variant,
+                    players=table.row.players,
+                    options=table.row.options,
+                    bots=bots,
+                    name="",
+                    table_name=table.row.name,
+                    turn_timer=table.row.turn_timer,
+                    sit_creator=False,
+                    rematch_of=table,
+                    conn=conn,
+                )
+        if made is not None:
+            table._wrote()
+            table.row.rematch = made.code
         assert table.row.rematch is not None
         new = self.get(table.row.rematch)
         # Each seat claims its own seat only: a second claim is ``seat_taken``.
         got, token = new.sit(table.row.seats[seat].name, seat)
         return new, got, token
 
-    def open_tables(self) -> list[Table]:
-        """Tables still waiting for players, newest first."""
+    def open_tables(self, most: int = 1000) -> list[Table]:
+        """Tables still waiting for players, newest first (at most ``most``)."""
+        if self.store is not None and self.store.shared:
+            # Other processes create tables too: the store has the list.
+            listed = (self.load(r.code) for r in self.store.open_tables(most))
+            return [t for t in listed if t is not None and (t.refresh() or True)]
         found = [t for t in self.tables.values() if t.row.status == "open"]
         return sorted(found, key=lambda t: -t.row.created)
 
