@@ -313,7 +313,7 @@ def test_hints_come_from_the_view_of_the_seat_to_move() -> None:
     legal = {str(a) for a in game.legal_actions()}
     assert hints_for(view(game, 1 - seat), legal) == []
     found = hints_for(view(game, seat), legal)
-    assert all(set(h) == {"topic", "actions", "reason"} for h in found)
+    assert found and all(set(h) == {"topic", "actions", "reason", "code", "params"} for h in found)
 
 
 def test_hints_offer_only_what_the_phase_allows() -> None:

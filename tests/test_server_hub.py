@@ -14,6 +14,7 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 
+import rummykit.server.tables as tables_module
 from live_server import LiveServer
 from rummykit.engine.actions import parse_action
 from rummykit.engine.game import Game
@@ -299,3 +300,37 @@ def test_every_frame_rechecks_the_seats_current_token(tmp_path: Path) -> None:
                 assert [f["type"] for f in got] == ["error", "closed"], (kind, got)
                 assert got[0]["code"] == "bad_token" and got[-1]["code"] == 4401
                 assert table.event_id == before
+
+
+def test_a_thinking_bot_does_not_hold_up_the_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ``hard`` searches for most of a second per decision: it must think off the event
+    # loop, or every table of the process waits for it.
+    thinking, release = threading.Event(), threading.Event()
+    real_make_bot = tables_module.make_bot
+
+    class Slow:
+        def __init__(self, bot: Any) -> None:
+            self.bot, self.name = bot, bot.name
+
+        def choose(self, seen: Any, legal: Any, rng: Any) -> Any:
+            thinking.set()
+            release.wait(5)
+            return self.bot.choose(seen, legal, rng)
+
+    monkeypatch.setattr(tables_module, "make_bot", lambda name: Slow(real_make_bot(name)))
+    settings = HubSettings(bot_delay=0, grace=0.1, rate=1000, burst=1000)
+    with client(sqlite_url(tmp_path), settings) as api:
+        made = api.post(
+            "/api/tables",
+            json={"variant": "remi_ro", "players": 2, "bots": [{"seat": 1, "bot": "greedy"}]},
+        ).json()
+        assert thinking.wait(10), "no bot (or stand-in) ever began to choose"
+        before = api.get(f"/api/tables/{made['code']}").json()["event_id"]
+        started = time.monotonic()
+        assert api.get("/api/tables").status_code == 200
+        answered = time.monotonic() - started
+        release.set()
+        assert answered < 2.5, f"the server waited {answered:.1f} s for a thinking bot"
+        _poll(api, made["code"], lambda i: i["event_id"] > before)

@@ -32,6 +32,7 @@ def analysis_game(
     opened: bool = True,
     owners: Sequence[int] | None = None,
     locked: Sequence[Sequence[bool]] | None = None,
+    board: bool = False,
 ) -> Game:
     """A game where seat 0 is to move after drawing from the stock, holding ``rack``.
 
@@ -40,7 +41,8 @@ def analysis_game(
     formation ``i`` (default: seat 1), and every owner has opened.  ``opened``
     says whether seat 0 has opened in an earlier turn.  ``locked[i][j]`` marks
     piece ``j`` of formation ``i`` (in the order given) as a joker that may not
-    be exchanged again (RULES §9.10).
+    be exchanged again (RULES §9.10).  ``board`` says whether seat 0 has declared
+    play on the board (remi_ro, RULES §9.13), which changes what it may do unopened.
     Raises ``ValueError`` when a formation is not legal under the variant's
     meld rules or the pieces do not exist in its material.
     """
@@ -97,7 +99,7 @@ def analysis_game(
     game.locked = frozen
     game.opened = [opened if s == 0 else s in owners for s in range(game.players)]
     game.has_laid = list(game.opened)
-    game.board = [False] * game.players
+    game.board = [board] + [False] * (game.players - 1)
     game.pending_swap = None
     game.phase = Phase.TURNS
     game.to_move = 0

@@ -139,7 +139,9 @@ class Cluster:
     async def ping(self) -> bool:
         """Whether Redis answers."""
         try:
-            return bool(await self.redis.ping())
+            # redis-py's type for ``ping`` covers its sync and async clients alike.
+            answer = self.redis.ping()
+            return bool(await answer if inspect.isawaitable(answer) else answer)
         except (RedisError, OSError):
             return False
 

@@ -33,7 +33,7 @@ from rummykit.server.schema import (
     parse_client_message,
 )
 from rummykit.server.store import EventRow, describe_failure
-from rummykit.server.tables import Lobby, ProtocolError, Table, hash_token
+from rummykit.server.tables import BotJob, Lobby, ProtocolError, Table, hash_token
 
 if TYPE_CHECKING:
     from rummykit.server.cluster import Cluster
@@ -95,7 +95,8 @@ class Hub:
         """Other processes serve the same tables (None: this one alone)."""
         self.metrics = metrics
         self.conns: dict[str, set[_Conn]] = {}
-        self._bot_calls: dict[str, asyncio.TimerHandle] = {}
+        self._bot_calls: dict[str, asyncio.TimerHandle | asyncio.Task[None]] = {}
+        """A bot move waiting for its delay, or a bot thinking in a worker thread."""
         self._timer_calls: dict[str, tuple[int, asyncio.TimerHandle]] = {}
         self._grace_calls: dict[tuple[str, int], asyncio.TimerHandle] = {}
         self._poller: asyncio.Task[None] | None = None
@@ -327,13 +328,30 @@ class Hub:
         seat = table.bot_to_move()
         if seat is None:
             return
+        # A bot that searches (``hard``) thinks for most of a second: in a worker thread,
+        # so that every other table and socket of this process goes on meanwhile.
+        job = table.bot_job(seat)
+        task = asyncio.get_running_loop().create_task(self._bot_think(table, job))
+        self._bot_calls[table.code] = task
+
+    async def _bot_think(self, table: Table, job: BotJob) -> None:
+        started = time.perf_counter()
         try:
-            table.play_for(seat)
-        except ProtocolError:  # another process moved the table on: look again
+            action = await asyncio.to_thread(job.think)
+        except Exception:  # a bot bug must not stop the server
+            self._bot_calls.pop(table.code, None)
+            log.exception("table %s: the bot for P%d failed", table.code, job.seat + 1)
+            return
+        if self._bot_calls.get(table.code) is not asyncio.current_task():
+            return  # cancelled meanwhile (the lease went elsewhere, or the server stops)
+        del self._bot_calls[table.code]
+        try:
+            table.play_bot(job, action, time.perf_counter() - started)
+        except ProtocolError:  # the table moved on (here or in another process): look again
             self.changed(table, publish=False)
             return
-        except Exception:  # a bot bug or a storage failure must not stop the server
-            log.exception("table %s: the bot for P%d failed", table.code, seat + 1)
+        except Exception:  # a storage failure must not stop the server
+            log.exception("table %s: the bot for P%d failed", table.code, job.seat + 1)
             return
         if self.metrics is not None:
             self.metrics.bot_decided(table.decided)
@@ -360,6 +378,8 @@ class Hub:
         self._timer_calls.pop(table.code, None)
         if table.event_id != event_id or table.status != "playing":
             return
+        if isinstance(self._bot_calls.get(table.code), asyncio.Task):
+            return  # a stand-in is already choosing this move
         # The sensible default: what the stand-in bot would play in this seat.
         try:
             table.play_for(table.game.to_move)

@@ -23,7 +23,7 @@ from rummykit.engine.actions import Action, parse_action
 from rummykit.engine.errors import IllegalActionError
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.record import record_of
-from rummykit.engine.view import seat_legal_actions, spectator_view, view
+from rummykit.engine.view import SeatView, seat_legal_actions, spectator_view, view
 from rummykit.rules.options import OptionError
 from rummykit.rules.variant import UnknownVariantError, find_variant
 from rummykit.server.frames import hands_of, hints_for, state_frame
@@ -116,6 +116,23 @@ def build_frame(
         hands=hands,
         deadline=deadline,
     )
+
+
+@dataclass(frozen=True)
+class BotJob:
+    """One bot decision, taken from the table at event ``expect`` (see
+    :meth:`Table.bot_job`)."""
+
+    seat: int
+    expect: int
+    bot: Bot
+    seen: SeatView
+    legal: Sequence[Action]
+    rng: random.Random
+
+    def think(self) -> Action:
+        """The bot's choice: reads only this job's snapshot (safe off the event loop)."""
+        return self.bot.choose(self.seen, self.legal, self.rng)
 
 
 class Table:
@@ -609,27 +626,44 @@ class Table:
         seat = self.game.to_move
         return seat if self.by_bot(seat) else None
 
-    def play_for(self, seat: int, bot_name: str | None = None) -> int:
-        """Let a bot choose and play one action for ``seat`` (a bot seat, a stand-in,
-        or an expired turn timer); return the event number."""
+    def bot_job(self, seat: int, bot_name: str | None = None) -> BotJob:
+        """What a bot needs to choose ``seat``'s action, taken now: the seat's view, its
+        legal list, the bot and a random stream of its own.  :meth:`BotJob.think` reads
+        only these, so it may run in a worker thread while the table moves on."""
         name = bot_name or self.row.seats[seat].bot or STANDIN_BOT
         made = self.bots.get(seat)
         if made is None or made[0] != name:
             # Keyed by the requested name, not bot.name: "easy" makes a bot named
             # "expert-easy", and a bot remade on every action forgets its turn plan.
             made = self.bots[seat] = (name, make_bot(name))
-        bot = made[1]
-        expect = self.event_id
-        legal = seat_legal_actions(self.game, seat)
-        started = time.perf_counter()
-        action = bot.choose(view(self.game, seat), legal, self.rng)
-        self.decided = time.perf_counter() - started
+        return BotJob(
+            seat,
+            self.event_id,
+            made[1],
+            view(self.game, seat),
+            seat_legal_actions(self.game, seat),
+            random.Random(self.rng.getrandbits(64)),
+        )
+
+    def play_bot(self, job: BotJob, action: Action, decided: float) -> int:
+        """Store and apply the action ``job``'s bot chose; ``stale_state`` if the table
+        moved on while it thought.  Return the event number."""
+        self.decided = decided
+        seat = job.seat
         # The bot thought without the lock: it plays only if the table did not move on.
         with self._locked() as conn:
-            if self.event_id != expect or self.game.is_over or self.game.to_move != seat:
+            if self.event_id != job.expect or self.game.is_over or self.game.to_move != seat:
                 raise ProtocolError("stale_state", "the table moved on while the bot thought")
             now = self._append(conn, seat, action, None)
         return self._apply(seat, action, None, now)
+
+    def play_for(self, seat: int, bot_name: str | None = None) -> int:
+        """Let a bot choose and play one action for ``seat`` (a bot seat, a stand-in,
+        or an expired turn timer) at once; return the event number."""
+        job = self.bot_job(seat, bot_name)
+        started = time.perf_counter()
+        action = job.think()
+        return self.play_bot(job, action, time.perf_counter() - started)
 
     # ------------------------------------------------------------------ frames
 

@@ -46,6 +46,7 @@ def table_moves(seat_view: SeatView) -> TableMoves:
         opened=seat_view.opened[seat],
         owners=owners,
         locked=[f.locked for f in seat_view.table],
+        board=seat_view.board[seat],
     )
     legal = game.legal_actions()
     number = {i + 1: f.id for i, f in enumerate(seat_view.table)}
