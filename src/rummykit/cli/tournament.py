@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -163,43 +164,17 @@ def tournament(
         return
     spec = TournamentSpec(v.name, tuple(names), options, seed)
     standings = Standings(spec.labels())
-    todo = list(range(deals))
-    log = None
-    if log_path is not None:
-        try:
-            done = [o for o in load_log(log_path, spec) if o.index < deals]
-        except ValueError as exc:
-            raise click.UsageError(str(exc)) from None
-        standings.extend(done)
-        have = {o.index for o in done}
-        todo = [i for i in todo if i not in have]
-        log = open_log(log_path, spec)
-    console = Console(stderr=True)
-    try:
-        with Progress(
-            TextColumn(f"[bold]{v.name}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=console,
-            disable=as_json or not console.is_terminal,
-        ) as progress:
-            task = progress.add_task("deals", total=deals, completed=deals - len(todo))
-
-            def record(outcome: DealOutcome) -> None:
-                standings.add(outcome)
-                if log is not None:
-                    log.write(json.dumps(outcome.to_json()) + "\n")
-                    log.flush()
-                progress.advance(task)
-
-            try:
-                run_deals(spec, todo, jobs=jobs, backend=backend, on_deal=record)
-            except RuntimeError as exc:
-                raise click.ClickException(str(exc)) from None
-    finally:
-        if log is not None:
-            log.close()
+    _play_logged(
+        spec,
+        deals,
+        log_path,
+        standings.add,
+        label=v.name,
+        console=Console(stderr=True),
+        jobs=jobs,
+        backend=backend,
+        quiet=as_json,
+    )
     seeds = f"seeds {seed}..{seed + deals - 1}"
     title = f"{v.name}, {len(names)} seats: {deals} duplicate deals, {seeds}"
     write_chart(standings, out, title)
@@ -304,6 +279,33 @@ def _play_pair(
 ) -> None:
     """One match of a ladder: the deals its log lacks are played and folded in."""
     pair = (spec.bots[0], spec.bots[1])
+    _play_logged(
+        spec,
+        deals,
+        path,
+        lambda outcome: board.add(pair, outcome),
+        label=f"{spec.variant} {pair[0]} v {pair[1]}",
+        console=console,
+        jobs=jobs,
+        backend=backend,
+        quiet=quiet,
+    )
+
+
+def _play_logged(
+    spec: TournamentSpec,
+    deals: int,
+    path: Path | None,
+    fold: Callable[[DealOutcome], None],
+    *,
+    label: str,
+    console: Console,
+    jobs: int,
+    backend: str,
+    quiet: bool,
+) -> None:
+    """Fold in the deals ``path``'s log already holds, then play the rest with a
+    progress bar, logging each as it ends (so an interrupted run resumes)."""
     todo = list(range(deals))
     log = None
     if path is not None:
@@ -312,13 +314,13 @@ def _play_pair(
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None
         for outcome in done:
-            board.add(pair, outcome)
+            fold(outcome)
         have = {o.index for o in done}
         todo = [i for i in todo if i not in have]
         log = open_log(path, spec)
     try:
         with Progress(
-            TextColumn(f"[bold]{spec.variant} {pair[0]} v {pair[1]}"),
+            TextColumn(f"[bold]{label}"),
             BarColumn(),
             MofNCompleteColumn(),
             TimeRemainingColumn(),
@@ -328,7 +330,7 @@ def _play_pair(
             task = progress.add_task("deals", total=deals, completed=deals - len(todo))
 
             def record(outcome: DealOutcome) -> None:
-                board.add(pair, outcome)
+                fold(outcome)
                 if log is not None:
                     log.write(json.dumps(outcome.to_json()) + "\n")
                     log.flush()
