@@ -432,3 +432,20 @@ def play_humans(
                 raise AssertionError(f"nobody moved for 20 s: {stuck}")
             pages[0].wait_for_timeout(30)
     raise AssertionError(f"the match did not end within {max_actions} human moves")
+
+
+def play_until_draw(page: Any) -> dict[str, Any]:
+    """Tap through to this seat's first draw (announcements: ``ready``; a discard-only
+    first turn: the first legal discard); the snapshot where it may draw."""
+    for _ in range(20):
+        state = snapshot(page)
+        if "draw" in state["legal"]:
+            return state
+        if state["legal"]:
+            action = "ready" if "ready" in state["legal"] else None
+            action = action or next(a for a in state["legal"] if a.startswith("discard"))
+            perform(page, action, touch=True)
+        page.wait_for_function(
+            "after => window.rummykitTable.eventId > after", arg=state["eventId"]
+        )
+    return snapshot(page)

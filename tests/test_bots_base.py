@@ -184,7 +184,7 @@ def test_unknown_bot_names_the_choices() -> None:
 # --------------------------------------------------------------------- views only
 
 
-def _twin_deals() -> tuple[Game, Game, int]:
+def twin_deals() -> tuple[Game, Game, int]:
     """Two 4-seat Remi deals that differ only in hidden pieces (a piece of another
     seat's rack traded with a stock piece), at the first player's first turn: his
     views of both are equal."""
@@ -214,7 +214,7 @@ def _twin_deals() -> tuple[Game, Game, int]:
 def test_every_level_chooses_the_same_for_the_same_view(name: str) -> None:
     """Hidden information has one door (STYLE 7): a bot's choice depends only on its
     seat's view, the legal list and its rng, never on pieces it cannot see."""
-    a, b, seat = _twin_deals()
+    a, b, seat = twin_deals()
     assert view(a, seat) == view(b, seat)
     assert a.legal_actions() == b.legal_actions()
     assert a.racks != b.racks

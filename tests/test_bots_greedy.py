@@ -25,7 +25,6 @@ from rummykit.engine.actions import (
     Discard,
     Draw,
     Meld,
-    Ready,
     TakeColumn,
 )
 from rummykit.engine.game import Game, Phase
@@ -34,6 +33,7 @@ from rummykit.model.pieces import Face, Material, parse_faces
 from rummykit.rules.continental import CONTINENTAL
 from rummykit.rules.remi_ro import REMI_RO
 from rummykit.solver.opening import best_opening
+from test_bots_base import twin_deals
 
 MAX_ACTIONS_PER_DEAL = 600
 """Greedy deals take about 60-140 actions; anything near this bound would be a loop."""
@@ -268,23 +268,7 @@ def test_greedy_choose_receives_only_a_view_and_the_legal_list(
 def test_greedy_chooses_the_same_for_the_same_view() -> None:
     # Two deals that differ only in hidden pieces (another seat's rack vs the stock): the
     # first player's view, and so greedy's choice for him, are the same.
-    game = Game("remi_ro", 4, seed=14)
-    order = list(game.walls_used[0])
-    first = game.first_seat
-    other = (first + 1) % 4
-    hidden_rack = game.racks[other][0]
-    hidden_stock = next(
-        p for p in game.stock if p != game.indicator and game.faces[p] != game.faces[hidden_rack]
-    )
-    swapped = [
-        hidden_stock if p == hidden_rack else hidden_rack if p == hidden_stock else p for p in order
-    ]
-    a = Game("remi_ro", 4, walls=[order], maker=game.first_maker, seed=1)
-    b = Game("remi_ro", 4, walls=[swapped], maker=game.first_maker, seed=1)
-    assert a.rack_faces(other) != b.rack_faces(other)
-    for g in (a, b):
-        while g.phase is Phase.PREPLAY:
-            g.apply(Ready())
+    a, b, first = twin_deals()
     assert a.to_move == b.to_move == first
     assert view(a, first) == view(b, first)
     choice_a = GreedyBot().choose(view(a, first), a.legal_actions(), random.Random(0))

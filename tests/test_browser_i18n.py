@@ -20,8 +20,8 @@ from browser_support import (
     chromium,
     live_server,
     perform,
+    play_until_draw,
     require_browser,
-    snapshot,
     wait_for_state,
 )
 
@@ -178,17 +178,7 @@ def test_no_english_engine_text_reaches_a_romanian_screen(browser: Any, server: 
     )
     page.goto(f"{server}/t/{made['code']}")
     state = wait_for_state(page)
-    for _ in range(20):
-        state = snapshot(page)
-        if "draw" in state["legal"]:
-            break
-        if state["legal"]:
-            action = "ready" if "ready" in state["legal"] else None
-            action = action or next(a for a in state["legal"] if a.startswith("discard"))
-            perform(page, action, touch=True)
-        page.wait_for_function(
-            "after => window.rummykitTable.eventId > after", arg=state["eventId"]
-        )
+    state = play_until_draw(page)
     ro = catalog("ro")
     # Discarding before drawing: refused with the engine's English reason.
     page.locator("#rack .rack-piece").first.tap()

@@ -20,6 +20,7 @@ from browser_support import (
     live_server,
     perform,
     play_humans,
+    play_until_draw,
     require_browser,
     snapshot,
     wait_for_state,
@@ -147,19 +148,7 @@ def test_touch_drag_reorders_and_discards_and_shapes_mark_colours(
     errors = PageErrors(page)
     create_table(page, server, variant="remi_ro", name="Ana", seats=["bot:greedy"] * 3)
     state = wait_for_state(page)
-    # Play up to this seat's first draw (announcements: "ready"; a discard-only first
-    # turn: discard the first legal piece).
-    for _ in range(20):
-        state = snapshot(page)
-        if "draw" in state["legal"]:
-            break
-        if state["legal"]:
-            action = "ready" if "ready" in state["legal"] else None
-            action = action or next(a for a in state["legal"] if a.startswith("discard"))
-            perform(page, action, touch=True)
-        page.wait_for_function(
-            "after => window.rummykitTable.eventId > after", arg=state["eventId"]
-        )
+    state = play_until_draw(page)
     perform(page, "draw", touch=True)
     state = wait_for_state(page, state["eventId"])
     before = state["order"]
