@@ -502,6 +502,13 @@ def _rollout(game: Game, action: Action, seat: int, seed: int) -> float:
     deals = len(game.results)
     bots = [GreedyBot() for _ in range(game.players)]
     play_to_end(game, bots, random.Random(seed), stop_at_deal_end=True, max_actions=2_000)
+    return deal_margin(game, seat, deals)
+
+
+def deal_margin(game: Game, seat: int, deals: int) -> float:
+    """``seat``'s margin in the deal that followed ``deals`` finished deals: its score
+    minus the others' mean, turned round where the lowest total wins; 0 while that deal
+    is still running."""
     if len(game.results) == deals:
         return 0.0
     scores = game.results[-1].scores

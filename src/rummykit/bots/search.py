@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummykit.bots.base import play_to_end
-from rummykit.bots.expert import ExpertBot, Level
+from rummykit.bots.expert import ExpertBot, Level, deal_margin
 from rummykit.bots.greedy import GreedyBot, greedy_order, outside_kinds
 from rummykit.bots.resample import ResampleError, resample
 from rummykit.engine.actions import (
@@ -104,12 +104,7 @@ def rollout_margin(
             return None
         step = min(ROLLOUT_CHUNK, limit - played)
         played += play_to_end(game, bots, rng, stop_at_deal_end=True, max_actions=step)
-    if len(game.results) == deals:
-        return 0.0
-    scores = game.results[-1].scores
-    others = [v for s, v in enumerate(scores) if s != seat]
-    margin = scores[seat] - sum(others) / len(others)
-    return -margin if game.play.match_winner == "lowest" else margin
+    return deal_margin(game, seat, deals)
 
 
 class SearchBot:
