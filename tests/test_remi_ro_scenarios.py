@@ -686,3 +686,34 @@ def test_rrt29_the_error_is_raised_by_the_engine() -> None:
         game.apply(act("discard R5"))
     text = str(info.value)
     assert "discard R5" in text and "§9.6/A-50" in text and "P1 to move" in text
+
+
+def test_the_deal_result_names_who_did_not_announce_three() -> None:
+    """§9.11/A-56 on the score sheet (issue 13 §4): the deal result says which seat
+    bears the "three" penalty, so a sheet can name it."""
+    game = stacked_game(
+        4,
+        {0: "K9 R7 R8 R9 K11 K12 K13 B2 B3 B4 Y2 Y3 Y4 R4 R5", 3: "K10"},
+        stock="- - - - - - - - - - - R6",
+    )
+    play(game, "P1: discard K9")
+    pass_turns(game, 3)
+    drawn = draw(game)
+    play(game, "meld [R7 R8 R9]", "meld [K11 K12 K13]", f"discard {drawn}")
+    pass_turns(game, 3)
+    drawn = draw(game)
+    play(game, "meld [B2 B3 B4]", "meld [Y2 Y3 Y4]", f"discard {drawn}")  # no "three"
+    pass_turns(game, 2)
+    pass_turn(game, "K10")
+    play(game, "draw", "attach R6 -> m1", "attach R5 -> m1", "discard R4")
+    result = game.results[-1]
+    assert result.three_penalty == (True, False, False, False)
+    assert result.to_json()["three_penalty"] == [True, False, False, False]
+    assert result.scores[0] < 0  # the penalty replaces the closer's score
+
+
+def test_a_deal_without_a_three_penalty_does_not_list_one() -> None:
+    game = _rrt15()
+    play(game, "draw", "attach R6 -> m1", "attach R5 -> m1", "discard R4")
+    assert not any(game.results[-1].three_penalty)
+    assert "three_penalty" not in game.results[-1].to_json()

@@ -55,7 +55,7 @@ def test_sqlite_is_in_wal_mode_and_migrated(tmp_path: Path) -> None:
     with store.engine.connect() as conn:
         assert conn.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
         version = conn.execute(sa.text("select version_num from alembic_version")).scalar()
-    assert version == "0003"
+    assert version == "0004"
     store.close()
     Store(sqlite_url(tmp_path)).close()  # migrating again is a no-op
 

@@ -157,6 +157,8 @@ def _finished_two_seat_table(lobby: Lobby) -> tuple[Table, str, str]:
     # Every seat played by its bot: the game finishes without any client.
     table.standin.update({0, 1})
     for _ in range(3_000):
+        for human in table.awaited():  # between deals: each human asks for the next one
+            table.submit(human, f"next-{table.event_id}", table.event_id, "next")
         seat = table.bot_to_move()
         if seat is None:
             break
@@ -224,3 +226,63 @@ def test_hints_after_a_partial_opening_count_this_turns_laydown() -> None:
     assert "36 points laid this turn" in found[0]["reason"]
     legal = [str(a) for a in table.game.legal_actions()]
     assert all(h["actions"][0] in legal for h in found if h["actions"])
+
+
+# ---------------------------------------------------------------- issue 13: between deals
+
+
+def _to_deal_end(table: Table) -> None:
+    """Play every seat with the stand-in bot until the first deal ends."""
+    for _ in range(3_000):
+        if table.game.phase.value == "deal_end":
+            return
+        table.play_for(table.game.to_move)
+    raise AssertionError("the deal did not end")
+
+
+def test_the_next_deal_waits_for_every_human_and_no_bot_starts_it() -> None:
+    lobby = Lobby(None)
+    table, _, _ = lobby.create(
+        variant="romme",
+        players=3,
+        options={"match_deals": 2},
+        bots={2: "greedy"},
+        name="Ana",
+        seed=5,
+    )
+    table.sit("Bo")
+    _to_deal_end(table)
+    ended = table.event_id
+    assert table.awaited() == [0, 1]
+    assert table.bot_to_move() is None and table.deadline is None
+    # Every human seat may ask, not only the seat to move; a bot seat is never offered it.
+    assert table.frame(0).legal == ["next"] and table.frame(1).legal == ["next"]
+    assert table.frame(2).legal is None
+    with pytest.raises(ProtocolError) as refused:
+        table.submit(0, "x0", ended, "draw")
+    assert refused.value.code == "illegal_action" and table.row.ready == []
+    asked = table.submit(0, "a0", ended, "next")
+    assert asked.header and asked.event_id == ended
+    assert table.event_id == ended and table.info().ready == [0] and table.awaited() == [1]
+    assert table.bot_to_move() is None, "a bot started the deal for a human"
+    assert table.submit(0, "a0-again", ended, "next").duplicate
+    table.submit(1, "a1", ended, "next")
+    assert table.awaited() == []
+    seat = table.bot_to_move()
+    assert seat == table.game.to_move
+    table.play_for(seat)
+    assert table.game.phase.value != "deal_end" and table.event_id == ended + 1
+    assert table.row.ready == [] and table.info().ready == []
+
+
+def test_a_human_leaving_between_deals_is_no_longer_awaited() -> None:
+    lobby = Lobby(None)
+    table, _, _ = lobby.create(
+        variant="romme", players=2, options={"match_deals": 2}, bots={}, name="Ana", seed=6
+    )
+    table.sit("Bo")
+    _to_deal_end(table)
+    table.submit(0, "a0", table.event_id, "next")
+    assert table.awaited() == [1]
+    table.leave(1)
+    assert table.awaited() == [] and table.bot_to_move() is not None

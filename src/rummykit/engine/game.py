@@ -112,6 +112,9 @@ class DealResult:
     showdown: tuple[str, ...] = ()
     """Each seat's hand as laid out at the end of the deal, where the variant arranges
     hands (RULES §6.6): melds, then the deadwood after a slash."""
+    three_penalty: tuple[bool, ...] = ()
+    """Per seat: it held three pieces without announcing "three" (remi_ro §9.11/A-56,
+    the ``three_tile_penalty``)."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -132,6 +135,8 @@ class DealResult:
         }
         if self.showdown:
             out["showdown"] = list(self.showdown)
+        if any(self.three_penalty):
+            out["three_penalty"] = list(self.three_penalty)
         return out
 
 
@@ -1740,6 +1745,7 @@ class Game:
                 rack_values=tuple(rack_values),
                 hand=hand,
                 showdown=tuple(h.notation for h in shown),
+                three_penalty=tuple(self.three_violation),
             )
         )
         self.turn = _Turn()

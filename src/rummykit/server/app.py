@@ -529,7 +529,7 @@ def create_app(
         applied = table.submit(seated(table, token), body.action_id, body.state_id, body.action)
         if not applied.duplicate:
             metrics.acted(time.perf_counter() - started)
-            hub.changed(table, header=table.status == "finished")
+            hub.changed(table, header=applied.header or table.status == "finished")
         return {"event_id": applied.event_id}
 
     @app.get("/api/tables/{code}/record")

@@ -602,7 +602,7 @@ class Hub:
             if applied.duplicate:
                 self._send(conn, table.frame_json(conn.seat))
             else:
-                self.changed(table, header=table.status == "finished")
+                self.changed(table, header=applied.header or table.status == "finished")
         elif isinstance(msg, ResyncMessage):
             try:
                 table.refresh()  # a socket that missed frames gets the stored state

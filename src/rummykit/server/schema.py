@@ -168,6 +168,9 @@ class TableInfo(BaseModel):
     turn_timer: float | None
     rematch: str | None = None
     created: float
+    ready: list[int] = Field(default_factory=list)
+    """Between deals: the human seats that asked for the next deal (it starts once
+    every human seat has asked; bots never start it for them)."""
 
 
 class WelcomeFrame(_Frame):

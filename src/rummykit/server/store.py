@@ -18,6 +18,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 __all__ = [
+    "ChatRow",
     "EventRow",
     "SeatRow",
     "Store",
@@ -47,6 +48,8 @@ tables_t = sa.Table(
     # Grows by one in every transaction that changes the table (migration 0003).
     sa.Column("version", sa.Integer, nullable=False, server_default="0"),
     sa.Column("turn_start", sa.Float, nullable=True),
+    # Human seats that asked for the next deal while a deal has ended (migration 0004).
+    sa.Column("ready", sa.JSON, nullable=True),
 )
 
 seats_t = sa.Table(
@@ -72,6 +75,18 @@ events_t = sa.Table(
     sa.UniqueConstraint("code", "seat", "action_id", name="uq_rk_events_seat_action_id"),
 )
 _INSERT_EVENT = events_t.insert()
+
+chat_t = sa.Table(
+    "rk_chat",
+    metadata,
+    sa.Column("code", sa.String(16), sa.ForeignKey("rk_tables.code"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("name", sa.String(80), nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("phrase", sa.String(32), nullable=True),
+    sa.Column("created", sa.Float, nullable=False),
+)
 
 
 @dataclass(slots=True)
@@ -106,6 +121,22 @@ class TableRow:
     """How many transactions changed the table (every process sees the same number)."""
     turn_start: float | None = None
     """When the seat to move got its turn (the turn timer counts from it)."""
+    ready: list[int] = field(default_factory=list)
+    """Human seats that asked for the next deal (a deal has ended; empty otherwise)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRow:
+    """One chat line of a table: its number (1-based), the seat and name that wrote
+    it, and either free ``text`` or a quick ``phrase`` key (each client shows the
+    phrase in its own language)."""
+
+    seq: int
+    seat: int
+    name: str
+    text: str
+    phrase: str | None
+    created: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +294,7 @@ class Store:
                     finished=row.finished,
                     version=row.version,
                     turn_start=row.turn_start,
+                    ready=list(row.ready),
                 )
             )
             conn.execute(
@@ -350,6 +382,7 @@ class Store:
             finished=table.finished,
             version=int(table.version),
             turn_start=table.turn_start,
+            ready=sorted(int(s) for s in table.ready or ()),
         )
 
     def load_table(self, code: str) -> tuple[TableRow, list[EventRow]] | None:
@@ -434,6 +467,40 @@ class Store:
                     sa.select(sa.func.count()).select_from(events_t).where(events_t.c.code == code)
                 ).scalar_one()
             )
+
+    def add_chat(self, code: str, line: ChatRow, *, conn: Connection | None = None) -> None:
+        """Store one chat line (the (table, seq) key refuses a second line numbered
+        the same: the caller holds the table's lock)."""
+        with self._conn(conn) as conn:
+            conn.execute(
+                chat_t.insert().values(
+                    code=code,
+                    seq=line.seq,
+                    seat=line.seat,
+                    name=line.name,
+                    text=line.text,
+                    phrase=line.phrase,
+                    created=line.created,
+                )
+            )
+
+    def chat(
+        self, code: str, after: int = 0, limit: int = 50, conn: Connection | None = None
+    ) -> list[ChatRow]:
+        """The chat lines numbered after ``after`` (the latest ``limit`` of them), oldest
+        first."""
+        if conn is None:
+            with self.engine.connect() as own:
+                return self.chat(code, after, limit, own)
+        rows = conn.execute(
+            chat_t.select()
+            .where(chat_t.c.code == code, chat_t.c.seq > after)
+            .order_by(chat_t.c.seq.desc())
+            .limit(limit)
+        ).all()
+        return [
+            ChatRow(r.seq, r.seat, r.name, r.text, r.phrase, r.created) for r in reversed(rows)
+        ]
 
     def codes_taken(self, codes: Sequence[str]) -> set[str]:
         """Which of ``codes`` are already used."""

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from rummykit.bots import BOTS, Bot, make_bot
-from rummykit.engine.actions import Action, parse_action
+from rummykit.engine.actions import Action, NextDeal, parse_action
 from rummykit.engine.errors import IllegalActionError
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.record import record_of
@@ -92,6 +92,8 @@ class Applied:
 
     event_id: int
     duplicate: bool = False
+    header: bool = False
+    """The header changed (a seat asked for the next deal): send it to everyone."""
 
 
 def legal_notation(game: Game, seat: int) -> list[str]:
@@ -243,6 +245,8 @@ class Table:
             return None
         if self.row.status != "playing" or self.game.is_over:
             return None
+        if self.game.phase is Phase.DEAL_END:
+            return None  # the pause between deals waits for the players, not a clock
         return start + seconds
 
     def connected(self, seat: int) -> bool:
@@ -278,7 +282,22 @@ class Table:
             turn_timer=self.row.turn_timer,
             rematch=self.row.rematch,
             created=self.row.created,
+            ready=list(self.row.ready) if self.between_deals() else [],
         )
+
+    def between_deals(self) -> bool:
+        """Whether a deal has ended and the next one waits to be asked for."""
+        return (
+            self._game is not None
+            and self.row.status == "playing"
+            and self._game.phase is Phase.DEAL_END
+        )
+
+    def awaited(self) -> list[int]:
+        """Between deals: the human seats that have not asked for the next deal yet."""
+        if not self.between_deals():
+            return []
+        return [s.seat for s in self.row.seats if s.kind == "human" and s.seat not in self.row.ready]
 
     def holds(self, seat: int, token_hash: str | None) -> bool:
         """Whether the token hashed to ``token_hash`` still holds ``seat``."""
@@ -364,6 +383,7 @@ class Table:
         game.apply(parse_action(event.action, game.pieces.material))
         self.version = version
         self.row.turn_start = turn_start
+        self.row.ready = []
         if event.action_id is not None:
             self.action_ids[event.seat, event.action_id] = event.seq
         self._frames.clear()
@@ -385,10 +405,10 @@ class Table:
 
         def face(r: TableRow) -> tuple[Any, ...]:
             seats = [(x.kind, x.name, x.bot, x.token_hash) for x in r.seats]
-            return (r.status, r.rematch, r.name, seats)
+            return (r.status, r.rematch, r.name, r.ready, seats)
 
         header = face(row) != face(self.row)
-        for field_name in ("status", "seed", "rematch", "finished", "turn_start", "name"):
+        for field_name in ("status", "seed", "rematch", "finished", "turn_start", "name", "ready"):
             setattr(self.row, field_name, getattr(row, field_name))
         self.row.seats = row.seats
         self.version = row.version
@@ -556,7 +576,21 @@ class Table:
             if isinstance(action, Applied):
                 return action
             assert seat is not None
-            now = self._append(conn, seat, action, action_id)
+            now: float | None = None
+            ready: list[int] = []
+            if isinstance(action, NextDeal) and self.between_deals():
+                # Between deals "next" is a request: the deal starts once every human
+                # seat asked (the hub then plays "next" for the seat to move).
+                ready = sorted(set(self.row.ready) | {seat})
+                if ready == self.row.ready:
+                    return Applied(self.event_id, duplicate=True)
+                self._write(conn, (), ready=ready)
+            else:
+                now = self._append(conn, seat, action, action_id)
+        if now is None:
+            self._wrote()
+            self.row.ready = ready
+            return Applied(self.event_id, header=True)
         return Applied(self._apply(seat, action, action_id, now))
 
     def _check(
@@ -573,6 +607,21 @@ class Table:
             raise ProtocolError("not_started", "the game starts when every seat is taken")
         if self.row.status == "finished" or self.game.is_over:
             raise ProtocolError("illegal_action", "the game is over")
+        if self.between_deals() and self.row.seats[seat].kind == "human":
+            if state_id != self.event_id:
+                raise ProtocolError(
+                    "stale_state",
+                    f"the action was built on state {state_id}; the state is now {self.event_id}",
+                )
+            try:
+                asked = parse_action(text, self.game.pieces.material)
+            except ValueError as exc:
+                raise ProtocolError("malformed", f"cannot read the action: {exc}") from None
+            if not isinstance(asked, NextDeal):
+                raise ProtocolError(
+                    "illegal_action", "the deal has ended: only 'next' (ask for the next deal)"
+                )
+            return asked
         if self.game.to_move != seat:
             raise ProtocolError("not_your_turn", f"P{self.game.to_move + 1} is to move")
         if state_id != self.event_id:
@@ -598,8 +647,11 @@ class Table:
         now = time.time()
         if self.store is not None and conn is not None:
             event = EventRow(self.event_id + 1, seat, str(action), action_id)
+            header: dict[str, Any] = {"turn_start": now}
+            if self.row.ready:
+                header["ready"] = []
             self.store.append_event(
-                self.code, event, conn=conn, version=self.version + 1, turn_start=now
+                self.code, event, conn=conn, version=self.version + 1, **header
             )
         return now
 
@@ -610,6 +662,7 @@ class Table:
         seq = self.event_id + 1
         self.game.apply(action)
         self.row.turn_start = now
+        self.row.ready = []
         self.last = (self.version, EventRow(seq, seat, str(action), action_id), now)
         if action_id is not None:
             self.action_ids[seat, action_id] = seq
@@ -624,6 +677,10 @@ class Table:
         if self.row.status != "playing" or self.game.is_over:
             return None
         seat = self.game.to_move
+        if self.game.phase is Phase.DEAL_END:
+            # Bots never start the next deal for the humans: only once every human
+            # seat has asked (or none is left) is "next" played for the seat to move.
+            return None if self.awaited() else seat
         return seat if self.by_bot(seat) else None
 
     def bot_job(self, seat: int, bot_name: str | None = None) -> BotJob:
@@ -670,9 +727,14 @@ class Table:
     def frame(self, seat: int | None) -> StateFrame:
         """The state frame for ``seat`` (None: a spectator), built from views only;
         ``not_started`` before the deal (there is no game to show)."""
-        return build_frame(
+        frame = build_frame(
             self.game, seat, playing=self.row.status == "playing", deadline=self.deadline
         )
+        if seat is not None and self.between_deals():
+            # Every human seat may ask for the next deal, not only the seat to move.
+            human = self.row.seats[seat].kind == "human"
+            frame = frame.model_copy(update={"legal": ["next"] if human else None})
+        return frame
 
     def frame_json(self, seat: int | None) -> str:
         """:meth:`frame` serialized, cached until the next event."""

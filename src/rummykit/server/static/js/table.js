@@ -749,7 +749,21 @@ function renderResults() {
       body.append(el("p", "winner", t("summary.winners", { names: best.map(seatName).join(", ") })));
     }
     const next = $("btn-next");
-    next.hidden = !S.legal.includes("next");
+    const ready = (S.table && S.table.ready) || [];
+    const asked = S.seat !== null && ready.includes(S.seat);
+    next.hidden = !S.legal.includes("next") || asked;
+    if (v.phase === "deal_end" && !S.replay) {
+      // The next deal waits for every human seat; bots never start it for them.
+      const awaited = ((S.table && S.table.seats) || [])
+        .filter((s) => s.kind === "human" && !ready.includes(s.seat)).map((s) => s.seat);
+      const wait = el("p", "awaited");
+      wait.id = "awaited";
+      wait.textContent = awaited.length
+        ? t("summary.awaited", { names: awaited.map(seatName).join(", ") })
+        : t("summary.next_when_all");
+      if (asked) body.append(el("p", "you-ready", t("summary.you_ready")));
+      body.append(wait);
+    }
     $("btn-rematch").hidden = v.phase !== "match_end" || S.seat === null || S.replay;
   }
 }
@@ -766,12 +780,25 @@ function dealNotes(v, result, i) {
   }
   if (options.opening_min_points && result.opened && !result.opened[i]) notes.push(t("sheet.never_opened"));
   if (v.atu && v.atu[i]) notes.push(t("sheet.atu", { n: options.atu_bonus ?? 50 }));
+  if (result.three_penalty && result.three_penalty[i]) {
+    notes.push(t("sheet.three_penalty", { n: options.three_tile_penalty ?? 500 }));
+  }
+  if (result.contract && result.closer === i) notes.push(t("sheet.contract", { name: result.contract }));
+  if (result.end !== "void" && dealWinners(v, result).includes(i)) notes.unshift(t("sheet.winner"));
   if (result.double_game) notes.push(t("sheet.double_game", { n: options.double_game_multiplier ?? 2 }));
   return notes;
 }
 
 // Variants whose PlayRules.match_winner is "lowest" (penalty points); the rest: highest.
 const LOWEST_WINS = new Set(["german2", "remmi_de"]);
+
+/** The seats with the best score of one deal (none for a void deal). */
+function dealWinners(v, result) {
+  if (!result || result.end === "void") return [];
+  const scores = result.scores;
+  const target = LOWEST_WINS.has(v.variant) ? Math.min(...scores) : Math.max(...scores);
+  return scores.map((x, i) => [x, i]).filter(([x]) => x === target).map(([, i]) => i);
+}
 
 function scoreWinners(v) {
   if (Array.isArray(S.winners)) return S.winners;
@@ -790,7 +817,12 @@ function scoreTable(v) {
   for (const r of v.results) {
     const row = el("tr");
     row.append(el("td", "", `${r.deal} (${tf("end", r.end)})`));
-    for (let i = 0; i < v.players; i += 1) row.append(el("td", "", String(r.scores[i])));
+    for (let i = 0; i < v.players; i += 1) {
+      // The deal's score, then the match total after it (deal by deal).
+      const cell = el("td", "", String(r.scores[i]));
+      cell.append(el("small", "running", ` (${r.totals[i]})`));
+      row.append(cell);
+    }
     table.append(row);
   }
   const total = el("tr", "totals");
