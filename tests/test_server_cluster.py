@@ -457,3 +457,39 @@ def test_workers_serve_one_port_from_several_processes(tmp_path: Path) -> None:
         if keys:
             client.delete(*keys)
         client.close()
+
+
+def _next_of(ws: Any, kind: str) -> dict[str, Any]:
+    for _ in range(200):
+        got: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        if got["type"] == kind:
+            return got
+    raise AssertionError(f"no {kind} frame")
+
+
+def test_chat_reaches_every_process(shared: Cluster) -> None:
+    # Issue 13 §5: a chat line said on one process reaches the sockets of the others,
+    # spectators included.
+    a, b, c = shared.servers
+    made = a.post("/api/tables", variant="basic", players=2, name="Ana").json()
+    code = made["code"]
+    joined = b.post(f"/api/tables/{code}/join", name="Ion").json()
+    with (
+        connect(f"{a.ws_base}/ws/{code}") as ana,
+        connect(f"{b.ws_base}/ws/{code}") as ion,
+        connect(f"{c.ws_base}/ws/{code}") as watcher,
+    ):
+        for ws, token in ((ana, made["token"]), (ion, joined["token"]), (watcher, None)):
+            ws.send(json.dumps({"v": 1, "type": "hello", "token": token}))
+            _next_of(ws, "welcome")
+        ana.send(json.dumps({"v": 1, "type": "chat", "text": "<i>salut</i>"}))
+        for ws in (ana, ion, watcher):
+            line = _next_of(ws, "chat")["lines"][0]
+            assert (line["seat"], line["name"], line["text"]) == (0, "Ana", "<i>salut</i>")
+        ion.send(json.dumps({"v": 1, "type": "chat", "phrase": "thanks"}))
+        assert _next_of(watcher, "chat")["lines"][0]["phrase"] == "thanks"
+    # A socket connecting to a third process later reads both lines from the store.
+    with connect(f"{c.ws_base}/ws/{code}") as late:
+        late.send(json.dumps({"v": 1, "type": "hello", "token": None}))
+        lines = _next_of(late, "chat")["lines"]
+        assert [(x["seq"], x["seat"]) for x in lines] == [(1, 0), (2, 1)]

@@ -334,3 +334,53 @@ def test_a_thinking_bot_does_not_hold_up_the_server(
         release.set()
         assert answered < 2.5, f"the server waited {answered:.1f} s for a thinking bot"
         _poll(api, made["code"], lambda i: i["event_id"] > before)
+
+
+# ---------------------------------------------------------------- issue 13 §5: chat
+
+
+def test_chat_reaches_every_socket_spectators_read_and_bad_lines_change_nothing(
+    tmp_path: Path,
+) -> None:
+    markup = "<b>x</b><script>document.title='owned'</script>"
+    with client(sqlite_url(tmp_path)) as api:
+        code, a, b = _playing_table(api)
+        with (
+            seat_socket(api, code, a["token"]) as ana,
+            seat_socket(api, code, b["token"]) as bo,
+            seat_socket(api, code) as watcher,
+        ):
+            for ws in (ana, bo, watcher):
+                until(ws, "state")
+            ana.send_text(json.dumps(frame(type="chat", text=f"  hi   {markup} ")))
+            bo.send_text(json.dumps(frame(type="chat", phrase="good_luck")))
+            for ws in (ana, bo, watcher):
+                first, second = until(ws, "chat")["lines"], until(ws, "chat")["lines"]
+                assert first[0]["text"] == f"hi {markup}"  # stored as text, spaces tidied
+                assert (first[0]["seat"], first[0]["name"], first[0]["seq"]) == (0, "A", 1)
+                assert second[0]["phrase"] == "good_luck" and second[0]["text"] == ""
+            refused = {
+                "spectator": (watcher, {"text": "let me in"}),
+                "bad_chat": (ana, {"text": "x" * 201}),
+            }
+            for code_expected, (ws, body) in refused.items():
+                ws.send_text(json.dumps(frame(type="chat", **body)))
+                got = [f for f in _after_ping(ws) if f["type"] in ("error", "chat")]
+                assert [(f["type"], f.get("code")) for f in got] == [("error", code_expected)]
+            for body in ({"phrase": "nonsense"}, {"text": "two\nlines"}, {"text": "   "}, {}):
+                ana.send_text(json.dumps(frame(type="chat", **body)))
+                got = [f for f in _after_ping(ana) if f["type"] in ("error", "chat")]
+                assert [f.get("code") for f in got] == ["bad_chat"], body
+            # Five lines in ten seconds per seat; the sixth is refused and not stored.
+            for n in range(4):
+                bo.send_text(json.dumps(frame(type="chat", text=f"line {n}")))
+                assert until(bo, "chat")["lines"][0]["text"] == f"line {n}"
+            bo.send_text(json.dumps(frame(type="chat", text="one too many")))
+            got = [f for f in _after_ping(bo) if f["type"] in ("error", "chat")]
+            assert [f.get("code") for f in got] == ["chat_limited"]
+            assert "wait" in got[0]["message"]
+        # A socket that connects later reads the stored lines, oldest first.
+        with seat_socket(api, code) as late:
+            lines = until(late, "chat")["lines"]
+            assert [line["seq"] for line in lines] == list(range(1, 7))
+            assert lines[0]["text"] == f"hi {markup}" and lines[-1]["text"] == "line 3"

@@ -391,3 +391,41 @@ def test_migration_0002_drops_early_seeds_and_scopes_action_ids_by_seat(
     with pytest.raises(sa.exc.IntegrityError):
         store.append_event("PLAY01", EventRow(3, 1, "ready", "same-id"))
     assert [e.seq for e in store.load_table("PLAY01")[1]] == [1, 2]  # type: ignore[index]
+
+
+def test_the_pause_between_deals_and_the_chat_are_shared_through_the_store(
+    url: str, stores: list[Store]
+) -> None:
+    # Issue 13 §4, §5: two processes on one database (each its own Store and Lobby):
+    # "next" asked on one is seen (and awaited) on the other, chat lines are numbered
+    # once and read back by both.
+    stores.extend([Store(url, shared=True), Store(url, shared=True)])
+    here, there = Lobby(stores[0]), Lobby(stores[1])
+    table, _, _ = here.create(
+        variant="romme", players=2, options={"match_deals": 2}, bots={}, name="Ana", seed=6
+    )
+    table.sit("Bo")
+    for _ in range(3_000):
+        if table.between_deals():
+            break
+        table.play_for(table.game.to_move)
+    other = there.get(table.code)
+    assert other.between_deals() and other.awaited() == [0, 1]
+    assert table.submit(0, "n0", table.event_id, "next").header
+    other.refresh()
+    assert other.info().ready == [0] and other.awaited() == [1]
+    assert other.bot_to_move() is None
+    other.submit(1, "n1", other.event_id, "next")
+    table.refresh()
+    assert table.awaited() == [] and table.bot_to_move() == table.game.to_move
+    table.play_for(table.game.to_move)
+    other.refresh()
+    assert not other.between_deals() and other.info().ready == []
+    assert stores[0].load_table(table.code)[0].ready == []  # type: ignore[index]
+    first = table.say(0, "hello <b>", None)
+    second = other.say(1, None, "thanks")
+    assert (first.seq, second.seq) == (1, 2)  # numbered once across processes
+    assert [(r.seq, r.seat, r.text, r.phrase) for r in stores[0].chat(table.code)] == [
+        (1, 0, "hello <b>", None),
+        (2, 1, "", "thanks"),
+    ]

@@ -24,6 +24,8 @@ from rummykit.server.schema import (
     MAX_CLIENT_FRAME,
     AckFrame,
     ActionMessage,
+    ChatFrame,
+    ChatMessage,
     HintFrame,
     PingMessage,
     PongFrame,
@@ -32,8 +34,8 @@ from rummykit.server.schema import (
     WelcomeFrame,
     parse_client_message,
 )
-from rummykit.server.store import EventRow, describe_failure
-from rummykit.server.tables import BotJob, Lobby, ProtocolError, Table, hash_token
+from rummykit.server.store import ChatRow, EventRow, describe_failure
+from rummykit.server.tables import BotJob, Lobby, ProtocolError, Table, chat_line, hash_token
 
 if TYPE_CHECKING:
     from rummykit.server.cluster import Cluster
@@ -174,6 +176,11 @@ class Hub:
         table = self.lobby.tables.get(code)
         if table is None:
             return  # not in memory here: read from the store when it is asked for
+        if message.get("k") == "chat":
+            line = ChatRow(*message["l"])
+            table.heard(line)
+            self._send_chat(table, line)
+            return
         if message.get("k") == "presence":
             counts = {int(k): int(v) for k, v in message.get("n", {}).items()}
             was = [table.connected(s) for s in range(table.row.players)]
@@ -416,6 +423,29 @@ class Hub:
         if seat in table.standin:
             table.standin.discard(seat)
 
+    # ------------------------------------------------------------------ chat
+
+    def _send_chat(self, table: Table, line: ChatRow) -> None:
+        """Send one chat line to every socket of ``table`` on this process (seats and
+        spectators alike)."""
+        text = ChatFrame(lines=[chat_line(line)]).model_dump_json()
+        for conn in self.conns.get(table.code, set()):
+            self._send(conn, text)
+
+    def say(self, table: Table, seat: int | None, msg: ChatMessage) -> ChatRow:
+        """Store a chat line and send it to every socket of the table, on every process."""
+        line = table.say(seat, msg.text, msg.phrase)
+        self._send_chat(table, line)
+        if self.cluster is not None:
+            self.cluster.publish(
+                table.code,
+                {
+                    "k": "chat",
+                    "l": [line.seq, line.seat, line.name, line.text, line.phrase, line.created],
+                },
+            )
+        return line
+
     # ------------------------------------------------------------------ sending
 
     def _send(self, conn: _Conn, text: str) -> None:
@@ -490,6 +520,13 @@ class Hub:
             self.changed(table, header=True)
         elif table.dealt:
             self._send(conn, table.frame_json(seat))
+        try:
+            said = table.chat()
+        except SQLAlchemyError as exc:
+            log.error("table %s: reading its chat failed: %s", table.code, describe_failure(exc))
+            said = []
+        if said:
+            self._send(conn, ChatFrame(lines=[chat_line(r) for r in said]).model_dump_json())
         try:
             await self._read(conn, table)
         finally:
@@ -614,6 +651,14 @@ class Hub:
                 self._send(conn, TableFrame(table=table.info()).model_dump_json())
         elif isinstance(msg, PingMessage):
             self._send(conn, PongFrame().model_dump_json())
+        elif isinstance(msg, ChatMessage):
+            try:
+                self.say(table, conn.seat, msg)
+            except ProtocolError as exc:
+                self._send(conn, error_frame(exc.code, exc.message))
+            except SQLAlchemyError as exc:
+                log.error("table %s: storing chat failed: %s", table.code, describe_failure(exc))
+                self._send(conn, error_frame("internal", "the chat line was not stored"))
         else:
             hints = [] if conn.seat is None else table.hints(conn.seat)
             self._send(conn, HintFrame(hints=hints).model_dump_json())

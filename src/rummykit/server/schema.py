@@ -12,10 +12,15 @@ from typing import Annotated, Any, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 __all__ = [
+    "CHAT_LIMIT",
+    "CHAT_PHRASES",
     "MAX_CLIENT_FRAME",
     "PROTOCOL_VERSION",
     "AckFrame",
     "ActionMessage",
+    "ChatFrame",
+    "ChatLine",
+    "ChatMessage",
     "ClientMessage",
     "ErrorCode",
     "ErrorFrame",
@@ -26,6 +31,7 @@ __all__ = [
     "PongFrame",
     "ResyncMessage",
     "SeatInfo",
+    "StandinFrame",
     "StateFrame",
     "TableFrame",
     "TableInfo",
@@ -50,6 +56,8 @@ ErrorCode = Literal[
     "spectator",
     "unsupported_version",
     "internal",
+    "bad_chat",
+    "chat_limited",
 ]
 """Stable error codes; an error never changes the table."""
 
@@ -104,6 +112,32 @@ class HintMessage(_ClientFrame):
     type: Literal["hint"]
 
 
+CHAT_LIMIT = 200
+"""Characters in one chat line."""
+CHAT_PHRASES = (
+    "hello",
+    "good_luck",
+    "well_played",
+    "thanks",
+    "sorry",
+    "one_moment",
+    "your_turn",
+    "rematch",
+    "bye",
+)
+"""Quick phrases: sent as their key, shown in each reader's language."""
+
+
+class ChatMessage(_ClientFrame):
+    """Say something at the table: free ``text`` or a quick ``phrase`` (one of them)."""
+
+    type: Literal["chat"]
+    text: str | None = None
+    """At most ``CHAT_LIMIT`` characters (checked by the table: a longer line is
+    ``bad_chat``, a frame over ``MAX_CLIENT_FRAME`` bytes ``too_large``)."""
+    phrase: str | None = Field(default=None, max_length=32)
+
+
 class PingMessage(_ClientFrame):
     """Keep-alive; answered with ``pong``."""
 
@@ -111,17 +145,18 @@ class PingMessage(_ClientFrame):
 
 
 ClientMessage = Annotated[
-    ActionMessage | ResyncMessage | HintMessage | PingMessage, Field(discriminator="type")
+    ActionMessage | ResyncMessage | HintMessage | PingMessage | ChatMessage,
+    Field(discriminator="type"),
 ]
 # cast: mypy reads the Annotated alias as a value, not a type form.
-_CLIENT: TypeAdapter[ActionMessage | ResyncMessage | HintMessage | PingMessage] = TypeAdapter(
-    cast(Any, ClientMessage)
+_CLIENT: TypeAdapter[ActionMessage | ResyncMessage | HintMessage | PingMessage | ChatMessage] = (
+    TypeAdapter(cast(Any, ClientMessage))
 )
 
 
 def parse_client_message(
     data: str | bytes,
-) -> ActionMessage | ResyncMessage | HintMessage | PingMessage:
+) -> ActionMessage | ResyncMessage | HintMessage | PingMessage | ChatMessage:
     """Validate one client frame; raise ``ValueError`` with a short reason if it is bad.
 
     The caller checks the size first (``MAX_CLIENT_FRAME``).
@@ -230,6 +265,40 @@ class HintFrame(_Frame):
 
     type: Literal["hint"] = "hint"
     hints: list[dict[str, Any]]
+
+
+class ChatLine(BaseModel):
+    """One chat line: free ``text`` (shown as text, never as markup) or a quick
+    ``phrase`` key (``text`` is then empty)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    seq: int
+    seat: int
+    name: str
+    text: str
+    phrase: str | None = None
+    at: float
+
+
+class ChatFrame(_Frame):
+    """Chat lines, oldest first: the latest ones after ``welcome``, then each new one."""
+
+    type: Literal["chat"] = "chat"
+    lines: list[ChatLine]
+
+
+class StandinFrame(_Frame):
+    """About a stand-in bot for ``seat``: ``warning`` — its player is away and a bot
+    plays the seat at ``at`` (epoch seconds) unless they come back; ``took_over`` —
+    the bot plays it now; ``returned`` — its player is back, with ``moves``, what the
+    bot played meanwhile (notation)."""
+
+    type: Literal["standin"] = "standin"
+    seat: int
+    phase: Literal["warning", "took_over", "returned"]
+    at: float | None = None
+    moves: list[str] = Field(default_factory=list)
 
 
 class PongFrame(_Frame):

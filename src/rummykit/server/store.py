@@ -498,9 +498,7 @@ class Store:
             .order_by(chat_t.c.seq.desc())
             .limit(limit)
         ).all()
-        return [
-            ChatRow(r.seq, r.seat, r.name, r.text, r.phrase, r.created) for r in reversed(rows)
-        ]
+        return [ChatRow(r.seq, r.seat, r.name, r.text, r.phrase, r.created) for r in reversed(rows)]
 
     def codes_taken(self, codes: Sequence[str]) -> set[str]:
         """Which of ``codes`` are already used."""

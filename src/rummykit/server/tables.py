@@ -27,8 +27,15 @@ from rummykit.engine.view import SeatView, seat_legal_actions, spectator_view, v
 from rummykit.rules.options import OptionError
 from rummykit.rules.variant import UnknownVariantError, find_variant
 from rummykit.server.frames import hands_of, hints_for, state_frame
-from rummykit.server.schema import SeatInfo, StateFrame, TableInfo
-from rummykit.server.store import EventRow, SeatRow, Store, TableRow
+from rummykit.server.schema import (
+    CHAT_LIMIT,
+    CHAT_PHRASES,
+    ChatLine,
+    SeatInfo,
+    StateFrame,
+    TableInfo,
+)
+from rummykit.server.store import ChatRow, EventRow, SeatRow, Store, TableRow
 
 __all__ = [
     "CODE_ALPHABET",
@@ -37,6 +44,7 @@ __all__ = [
     "ProtocolError",
     "Table",
     "build_frame",
+    "chat_line",
     "clean_name",
     "hash_token",
     "legal_notation",
@@ -51,6 +59,10 @@ NAME_LIMIT = 40
 """Characters in a player's name ..."""
 TABLE_NAME_LIMIT = 80
 """... and in a table's (variant titles are long)."""
+CHAT_RATE = (5, 10.0)
+"""A seat may say at most 5 chat lines in any 10 seconds (on every process together)."""
+CHAT_KEPT = 50
+"""Chat lines kept in memory and sent to a socket that connects."""
 SEED_BITS = 62
 """Deal seeds are 62-bit (they fit the store's signed 64-bit column)."""
 
@@ -181,6 +193,8 @@ class Table:
         self.decided = 0.0
         """Seconds the last bot decision took (metrics)."""
         self._dealt_at = 0.0
+        self.chat_lines: list[ChatRow] | None = None
+        """The latest chat lines (read from the store when first needed)."""
         self._frames: dict[int | None, tuple[tuple[int, float | None, str], str]] = {}
         self._repair(events)
         if row.seed is not None and row.status != "open":
@@ -297,7 +311,9 @@ class Table:
         """Between deals: the human seats that have not asked for the next deal yet."""
         if not self.between_deals():
             return []
-        return [s.seat for s in self.row.seats if s.kind == "human" and s.seat not in self.row.ready]
+        return [
+            s.seat for s in self.row.seats if s.kind == "human" and s.seat not in self.row.ready
+        ]
 
     def holds(self, seat: int, token_hash: str | None) -> bool:
         """Whether the token hashed to ``token_hash`` still holds ``seat``."""
@@ -561,6 +577,64 @@ class Table:
         # period) may still read it, and ``expired`` is no status a header shows.
         return True
 
+    # ------------------------------------------------------------------ chat
+
+    def chat(self) -> list[ChatRow]:
+        """The latest chat lines, oldest first."""
+        if self.chat_lines is None:
+            self.chat_lines = [] if self.store is None else self.store.chat(self.code, 0, CHAT_KEPT)
+        return self.chat_lines
+
+    def heard(self, line: ChatRow) -> None:
+        """A chat line another process stored (sent over pub/sub)."""
+        lines = self.chat()
+        if not lines or line.seq > lines[-1].seq:
+            lines.append(line)
+            del lines[:-CHAT_KEPT]
+
+    def say(self, seat: int | None, text: str | None, phrase: str | None) -> ChatRow:
+        """Store a chat line of ``seat``: free ``text`` (at most ``CHAT_LIMIT``
+        characters of printable text) or a quick ``phrase`` key.  ``spectator`` for a
+        spectator (they read, they do not write), ``bad_chat`` for a bad line,
+        ``chat_limited`` past the seat's rate; nothing is stored then."""
+        if seat is None:
+            raise ProtocolError("spectator", "spectators may read the chat, not write in it")
+        if (text is None) == (phrase is None):
+            raise ProtocolError("bad_chat", "a chat line is either text or a quick phrase")
+        if phrase is not None and phrase not in CHAT_PHRASES:
+            raise ProtocolError(
+                "bad_chat",
+                f"unknown quick phrase {phrase!r}; choose from {', '.join(CHAT_PHRASES)}",
+            )
+        clean = ""
+        if text is not None:
+            if not text.isprintable():
+                raise ProtocolError("bad_chat", "a chat line is printable text on one line")
+            clean = " ".join(part for part in text.split(" ") if part)
+            if not clean:
+                raise ProtocolError("bad_chat", "the chat line is empty")
+            if len(clean) > CHAT_LIMIT:
+                raise ProtocolError("bad_chat", f"a chat line is at most {CHAT_LIMIT} characters")
+        now = time.time()
+        with self._locked() as conn:
+            if self.store is not None and conn is not None:
+                recent = self.store.chat(self.code, 0, CHAT_KEPT, conn)
+            else:
+                recent = self.chat()
+            most, window = CHAT_RATE
+            said = [r for r in recent if r.seat == seat and r.created > now - window]
+            if len(said) >= most:
+                wait = max(1, round(said[-most].created + window - now))
+                raise ProtocolError(
+                    "chat_limited", f"at most {most} chat lines in {window:g} s: wait {wait} s"
+                )
+            name = self.row.seats[seat].name or f"P{seat + 1}"
+            line = ChatRow(recent[-1].seq + 1 if recent else 1, seat, name, clean, phrase, now)
+            if self.store is not None and conn is not None:
+                self.store.add_chat(self.code, line, conn=conn)
+        self.chat_lines = [*recent, line][-CHAT_KEPT:]
+        return line
+
     # ------------------------------------------------------------------ actions
 
     def legal_for(self, seat: int) -> list[str]:
@@ -650,9 +724,7 @@ class Table:
             header: dict[str, Any] = {"turn_start": now}
             if self.row.ready:
                 header["ready"] = []
-            self.store.append_event(
-                self.code, event, conn=conn, version=self.version + 1, **header
-            )
+            self.store.append_event(self.code, event, conn=conn, version=self.version + 1, **header)
         return now
 
     def _apply(self, seat: int, action: Action, action_id: str | None, now: float) -> int:
@@ -760,6 +832,13 @@ class Table:
             for s in self.row.seats
         ]
         return record_of(self.game, seats)
+
+
+def chat_line(row: ChatRow) -> ChatLine:
+    """A stored chat line as the ``chat`` frame carries it."""
+    return ChatLine(
+        seq=row.seq, seat=row.seat, name=row.name, text=row.text, phrase=row.phrase, at=row.created
+    )
 
 
 class Lobby:

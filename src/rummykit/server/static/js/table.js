@@ -236,6 +236,9 @@ function onFrame(frame) {
       S.hints = frame.hints || [];
       renderHints();
       break;
+    case "chat":
+      hearChat(frame.lines || []);
+      break;
     default:
       break;
   }
@@ -255,6 +258,7 @@ function render() {
   renderWaiting();
   renderInvite();
   offerSeat();
+  renderChat();
   if (!S.view) return;
   renderSeats();
   renderLastMove();
@@ -1115,6 +1119,68 @@ async function sitDown(name = null) {
   }
 }
 
+// ------------------------------------------------------------------ chat
+
+// Quick phrases travel as their key and are shown in each reader's language.
+const CHAT_PHRASES = ["hello", "good_luck", "well_played", "thanks", "sorry", "one_moment", "your_turn", "rematch", "bye"];
+const CHAT_KEPT = 100;
+
+function hearChat(lines) {
+  S.chat = S.chat || [];
+  const known = new Set(S.chat.map((l) => l.seq));
+  let fresh = 0;
+  for (const line of lines) {
+    if (known.has(line.seq)) continue;
+    S.chat.push(line);
+    if (line.seat !== S.seat) fresh += 1;
+  }
+  S.chat.sort((a, b) => a.seq - b.seq);
+  S.chat = S.chat.slice(-CHAT_KEPT);
+  if ($("chat").hidden) S.unread = (S.unread || 0) + fresh;
+  renderChat();
+}
+
+/** Every line is text (textContent), never markup: what a player typed is shown as typed. */
+function renderChat() {
+  const log = $("chat-log");
+  log.replaceChildren();
+  for (const line of S.chat || []) {
+    const item = el("li", line.seat === S.seat ? "chat-line mine" : "chat-line");
+    item.dataset.seq = String(line.seq);
+    item.append(el("span", "chat-who", `${seatName(line.seat)}: `));
+    const said = line.phrase ? tf("chat.phrase", line.phrase) : line.text;
+    item.append(el("span", line.phrase ? "chat-text phrase" : "chat-text", said));
+    log.append(item);
+  }
+  log.scrollTop = log.scrollHeight;
+  const badge = $("chat-unread");
+  badge.hidden = !S.unread;
+  badge.textContent = S.unread ? String(S.unread) : "";
+  const reader = S.seat === null || S.replay;
+  $("chat-form").hidden = reader;
+  $("chat-phrases").hidden = reader;
+  $("chat-readonly").hidden = !reader;
+  const phrases = $("chat-phrases");
+  if (phrases.childElementCount !== CHAT_PHRASES.length || phrases.dataset.lang !== currentLanguage()) {
+    phrases.dataset.lang = currentLanguage();
+    phrases.replaceChildren(...CHAT_PHRASES.map((key) => {
+      const button = el("button", "small phrase", tf("chat.phrase", key));
+      button.type = "button";
+      button.dataset.phrase = key;
+      button.addEventListener("click", () => send({ type: "chat", phrase: key }));
+      return button;
+    }));
+  }
+}
+
+function sendChat(event) {
+  event.preventDefault();
+  const input = $("chat-text");
+  const text = input.value.trim();
+  if (!text) return;
+  if (send({ type: "chat", text })) input.value = "";
+}
+
 // ------------------------------------------------------------------ start
 
 function wire() {
@@ -1144,6 +1210,13 @@ function wire() {
   $("btn-copy").addEventListener("click", () => {
     $("invite").select();
     navigator.clipboard?.writeText($("invite").value).catch(() => {});
+  });
+  $("chat-form").addEventListener("submit", sendChat);
+  $("chat-toggle").addEventListener("click", () => {
+    $("chat").hidden = !$("chat").hidden;
+    S.unread = 0;
+    renderChat();
+    if (!$("chat").hidden) $("chat").scrollIntoView({ block: "nearest" });
   });
   $("rules-toggle").addEventListener("click", () => {
     $("rules").hidden = !$("rules").hidden;
