@@ -15,7 +15,7 @@ from rummykit.engine.actions import DoublesCategory
 from rummykit.engine.game import Phase
 from rummykit.model.melds import MeldKind
 from rummykit.rules.variant import all_variants
-from rummykit.server.schema import ErrorCode
+from rummykit.server.schema import CHAT_PHRASES, ErrorCode
 from rummykit.solver.hints import REASONS as HINT_REASONS
 from rummykit.solver.hints import TOPICS as HINT_TOPICS
 
@@ -70,6 +70,8 @@ def families() -> dict[str, tuple[str, ...]]:
         "status": TABLE_STATUS,
         "doubles": tuple(str(c) for c in DoublesCategory),
         "error": (*typing.get_args(ErrorCode), *HTTP_ERRORS, "generic"),
+        # Issue 13 item 5: quick chat phrases travel as keys, shown in each language.
+        "chat.phrase": CHAT_PHRASES,
     }
 
 
@@ -188,3 +190,11 @@ def test_nothing_is_fetched_from_elsewhere() -> None:
     for css in (STATIC / "css").glob("*.css"):
         urls = re.findall(r"url\(([^)]*)\)", css.read_text(encoding="utf-8"))
         assert not [u for u in urls if "//" in u], f"{css.name} loads {urls}"
+
+
+def test_the_page_offers_the_servers_quick_phrases() -> None:
+    """The quick-phrase buttons send exactly the keys the server accepts."""
+    text = (STATIC / "js" / "table.js").read_text(encoding="utf-8")
+    listed = re.search(r"CHAT_PHRASES = \[([^\]]*)\]", text)
+    assert listed is not None
+    assert tuple(re.findall(r"\"(\w+)\"", listed[1])) == CHAT_PHRASES
