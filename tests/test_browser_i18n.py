@@ -188,7 +188,11 @@ def test_no_english_engine_text_reaches_a_romanian_screen(browser: Any, server: 
     errors = [f for f in frames if f.get("type") == "error"]
     assert errors and errors[-1]["message"], errors
     assert errors[-1]["message"] not in shown
-    assert re.fullmatch(re.escape(ro["error.illegal_action"]) + r"(: RULES [^a-z]*)?", shown)
+    # The refusal reads in Romanian: its own sentence and the rule it cites.
+    why = errors[-1]["explain"]
+    assert why["key"] == "draw_first", why
+    rule = ro["illegal.rule"].replace("{rule}", why["rule"])
+    assert shown == f"{ro['error.illegal_action']}: {ro['illegal.draw_first']} ({rule})"
     # Draw, then ask for hints: reasons from the Romanian catalog, never the English.
     perform(page, "draw", touch=True)
     wait_for_state(page, state["eventId"])

@@ -16,8 +16,8 @@ import pytest
 from browser_support import (
     PageErrors,
     catalog,
-    chromium,
     choose,
+    chromium,
     live_server,
     require_browser,
     snapshot,
@@ -25,7 +25,7 @@ from browser_support import (
 )
 from rummykit.bots.greedy import GreedyBot
 
-MARKUP = "<b>x</b><script>window.__owned = 1</script><img src=x onerror=\"window.__owned = 2\">"
+MARKUP = '<b>x</b><script>window.__owned = 1</script><img src=x onerror="window.__owned = 2">'
 
 
 @pytest.fixture(scope="module")
@@ -147,9 +147,10 @@ def test_chat_shows_markup_as_text_and_spectators_read_it_in_their_language(
         assert texts[0] == MARKUP  # shown verbatim
         assert page.locator("#chat-log b, #chat-log script, #chat-log img").count() == 0
         assert page.evaluate("() => window.__owned") is None  # nothing ran
-    assert watcher.locator("#chat-log .chat-text").all_inner_texts()[1] == catalog("ro")[
-        "chat.phrase.good_luck"
-    ]
+    assert (
+        watcher.locator("#chat-log .chat-text").all_inner_texts()[1]
+        == catalog("ro")["chat.phrase.good_luck"]
+    )
     assert ana.locator("#chat-log .chat-text").all_inner_texts()[1] == "Good luck!"
     # A spectator reads, never writes.
     assert watcher.locator("#chat-form").is_hidden()

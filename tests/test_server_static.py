@@ -15,6 +15,7 @@ from rummykit.engine.actions import DoublesCategory
 from rummykit.engine.game import Phase
 from rummykit.model.melds import MeldKind
 from rummykit.rules.variant import all_variants
+from rummykit.server.explain import EXPLAINED, VERBS
 from rummykit.server.schema import CHAT_PHRASES, ErrorCode
 from rummykit.solver.hints import REASONS as HINT_REASONS
 from rummykit.solver.hints import TOPICS as HINT_TOPICS
@@ -72,6 +73,9 @@ def families() -> dict[str, tuple[str, ...]]:
         "error": (*typing.get_args(ErrorCode), *HTTP_ERRORS, "generic"),
         # Issue 13 item 5: quick chat phrases travel as keys, shown in each language.
         "chat.phrase": CHAT_PHRASES,
+        # Issue 13 item 6: an illegal move's refusal (server/explain.py) in words.
+        "illegal": tuple(key for key, _ in EXPLAINED),
+        "illegal.verb": VERBS,
     }
 
 

@@ -353,7 +353,8 @@ def create_app(
     async def _protocol_error(_: Request, exc: ProtocolError) -> JSONResponse:
         headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimitError) else None
         return JSONResponse(
-            {"code": exc.code, "message": exc.message},
+            {"code": exc.code, "message": exc.message}
+            | ({"explain": exc.explain} if exc.explain else {}),
             status_code=_STATUS.get(exc.code, 400),
             headers=headers,
         )

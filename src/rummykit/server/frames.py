@@ -61,6 +61,17 @@ def hints_for(seen: SeatView, legal: Collection[str]) -> list[dict[str, Any]]:
     return hints_json(advise(seen, actions))
 
 
-def error_frame(code: str, message: str, action_id: str | None = None) -> str:
-    """An ``error`` frame, serialized (``code`` is one of ``schema.ErrorCode``)."""
-    return ErrorFrame(code=code, message=message, action_id=action_id).model_dump_json()  # type: ignore[arg-type]
+def error_frame(
+    code: str,
+    message: str,
+    action_id: str | None = None,
+    explain: dict[str, Any] | None = None,
+) -> str:
+    """An ``error`` frame, serialized (``code`` is one of ``schema.ErrorCode``;
+    ``explain``: an illegal action's refusal, ``rummykit.server.explain``)."""
+    return ErrorFrame(
+        code=code,  # type: ignore[arg-type]
+        message=message,
+        action_id=action_id,
+        explain=explain,
+    ).model_dump_json(exclude=None if explain else {"explain"})

@@ -619,7 +619,7 @@ class Hub:
             try:
                 applied = table.submit(conn.seat, msg.action_id, msg.state_id, msg.action)
             except ProtocolError as exc:
-                self._send(conn, error_frame(exc.code, exc.message, msg.action_id))
+                self._send(conn, error_frame(exc.code, exc.message, msg.action_id, exc.explain))
                 return
             except SQLAlchemyError as exc:  # the store's failure, not the request's: one line
                 log.error(

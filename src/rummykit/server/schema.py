@@ -258,6 +258,9 @@ class ErrorFrame(_Frame):
     code: ErrorCode
     message: str
     action_id: str | None = None
+    explain: dict[str, Any] | None = None
+    """``illegal_action`` only: ``{verb, rule, key, params}`` — the refusal in words
+    every language renders (``rummykit.server.explain``); the ``message`` is English."""
 
 
 class HintFrame(_Frame):

@@ -26,6 +26,7 @@ from rummykit.engine.record import record_of
 from rummykit.engine.view import SeatView, seat_legal_actions, spectator_view, view
 from rummykit.rules.options import OptionError
 from rummykit.rules.variant import UnknownVariantError, find_variant
+from rummykit.server.explain import explain
 from rummykit.server.frames import hands_of, hints_for, state_frame
 from rummykit.server.schema import (
     CHAT_LIMIT,
@@ -70,9 +71,12 @@ SEED_BITS = 62
 class ProtocolError(Exception):
     """A rejected request: a stable ``code`` and a message; nothing changed."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, explain: dict[str, Any] | None = None) -> None:
         self.code = code
         self.message = message
+        self.explain = explain
+        """For ``illegal_action``: the refusal in words every language can render
+        (``rummykit.server.explain``)."""
         super().__init__(f"{code}: {message}")
 
 
@@ -710,7 +714,7 @@ class Table:
         try:
             self.game.verify(action)
         except IllegalActionError as exc:
-            raise ProtocolError("illegal_action", str(exc)) from None
+            raise ProtocolError("illegal_action", str(exc), explain(exc)) from None
         return action
 
     def _append(

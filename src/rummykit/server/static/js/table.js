@@ -246,6 +246,17 @@ function onFrame(frame) {
 
 function errorText(frame) {
   const head = frame.code ? tf("error", frame.code) : t("error.generic");
+  const why = frame.explain;
+  if (why) {
+    // An illegal move, worded in the page's language: the refusal's own message when
+    // it has one, else (English pages) the engine's reason, else one by its verb.
+    let sentence;
+    if (why.key && has(`illegal.${why.key}`)) sentence = tf("illegal", why.key, why.params || {});
+    else if (currentLanguage() === "en" && frame.message) sentence = frame.message;
+    else sentence = tf("illegal.verb", why.verb || "other");
+    const rule = why.rule ? ` (${t("illegal.rule", { rule: why.rule })})` : "";
+    return `${head}: ${sentence}${rule}`;
+  }
   const detail = localText(frame.message);
   return detail && detail !== head ? `${head}: ${detail}` : head;
 }
