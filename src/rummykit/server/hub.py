@@ -514,7 +514,9 @@ class Hub:
         writer = asyncio.create_task(self._writer(conn))
         self._send(
             conn,
-            WelcomeFrame(table=table.info(), seat=seat, event_id=table.event_id).model_dump_json(),
+            WelcomeFrame(
+                table=table.info(), seat=seat, event_id=table.event_id, grace=self.settings.grace
+            ).model_dump_json(),
         )
         if header:
             self.changed(table, header=True)

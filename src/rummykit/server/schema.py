@@ -31,7 +31,6 @@ __all__ = [
     "PongFrame",
     "ResyncMessage",
     "SeatInfo",
-    "StandinFrame",
     "StateFrame",
     "TableFrame",
     "TableInfo",
@@ -215,6 +214,9 @@ class WelcomeFrame(_Frame):
     table: TableInfo
     seat: int | None
     event_id: int
+    grace: float | None = None
+    """Seconds a human seat without a connection waits before a stand-in bot plays it
+    (the page warns its player when the connection drops)."""
 
 
 class TableFrame(_Frame):
@@ -289,19 +291,6 @@ class ChatFrame(_Frame):
 
     type: Literal["chat"] = "chat"
     lines: list[ChatLine]
-
-
-class StandinFrame(_Frame):
-    """About a stand-in bot for ``seat``: ``warning`` — its player is away and a bot
-    plays the seat at ``at`` (epoch seconds) unless they come back; ``took_over`` —
-    the bot plays it now; ``returned`` — its player is back, with ``moves``, what the
-    bot played meanwhile (notation)."""
-
-    type: Literal["standin"] = "standin"
-    seat: int
-    phase: Literal["warning", "took_over", "returned"]
-    at: float | None = None
-    moves: list[str] = Field(default_factory=list)
 
 
 class PongFrame(_Frame):

@@ -44,6 +44,10 @@ const S = {
   seen: { history: 0, table: new Map(), column: 0 },
   lastMove: null,
   joinOffered: false,
+  // Seconds before a stand-in bot plays a seat whose player lost the connection.
+  grace: null,
+  awaySince: {},
+  checkAway: false,
 };
 window.rummykitTable = S;
 
@@ -139,6 +143,8 @@ function connect() {
     S.retry = 0;
     // The token goes in the first frame, never in the URL (URLs end up in access logs).
     send({ type: "hello", token: S.token });
+    $("away-banner").hidden = true;
+    S.checkAway = true;
     if (S.eventId) send({ type: "resync", last_event_id: S.eventId });
     renderStatus();
   });
@@ -152,6 +158,12 @@ function connect() {
     S.connected = false;
     S.ws = null;
     renderStatus();
+    if (S.seat !== null && S.table && S.table.status === "playing" && !S.replay) {
+      // Told before it happens: away longer than the grace period, a bot plays the seat.
+      const box = $("away-banner");
+      box.textContent = S.grace ? t("away.reconnecting", { s: Math.round(S.grace) }) : t("status.offline");
+      box.hidden = false;
+    }
     if (event.code === 4404) {
       showMessage(t("table.not_found", { code: S.code }), "error");
       return;
@@ -196,6 +208,7 @@ function onFrame(frame) {
     case "welcome":
       S.table = frame.table;
       S.seat = frame.seat ?? null;
+      S.grace = frame.grace ?? S.grace;
       if (S.seat === null && S.token) {
         // The server did not accept our token: the seat is gone.
         forgetSeat(S.code);
@@ -220,7 +233,9 @@ function onFrame(frame) {
       S.hints = [];
       if (S.seat !== null) reconcileRack(S.view.rack || []);
       trackChanges();
+      noticeStandin();
       render();
+      pulsePile();
       if (hadHints && myTurn()) send({ type: "hint" });
       break;
     case "table":
@@ -421,8 +436,13 @@ function renderSeats() {
     } else if (info && info.standin) {
       name.append(el("span", "badge away", t("seat.standin")));
     } else if (info && info.kind === "human" && !info.connected) {
-      name.append(el("span", "badge away", t("seat.away")));
+      // Everyone sees how long until a bot plays for the absent player.
+      const since = S.awaySince[i] ?? (S.awaySince[i] = Date.now());
+      const left = S.grace ? Math.max(0, Math.round(S.grace - (Date.now() - since) / 1000)) : null;
+      const text = left === null || v.phase === "match_end" ? t("seat.away") : t("seat.away_in", { s: left });
+      name.append(el("span", "badge away", text));
     }
+    if (!info || info.connected || info.kind !== "human") delete S.awaySince[i];
     seat.append(name);
     const backs = el("div", "backs");
     if (i !== S.seat) {
@@ -472,6 +492,45 @@ function trackChanges() {
   if (fresh && myTurn() && !S.wasMyTurn) sound("turn");
   S.wasMyTurn = myTurn();
   if (fresh && ["deal_end", "match_end"].includes(v.phase)) sound("end");
+}
+
+const SEEN = "rummykit.seen";
+
+function seenMarks() {
+  try { return JSON.parse(localStorage.getItem(SEEN) || "{}"); } catch { return {}; }
+}
+
+/** After a (re)connection: the moves of this seat the page never saw being made were a
+ *  stand-in bot's (or an expired turn timer's); say what it did.  The page remembers,
+ *  per table, how much of the deal's history it has shown. */
+function noticeStandin() {
+  if (S.seat === null || S.replay) return;
+  const v = S.view;
+  const history = v.history || [];
+  const marks = seenMarks();
+  const prev = marks[S.code];
+  if (S.checkAway && prev && prev.deal === v.deal_number && history.length > prev.n) {
+    const moves = history.slice(prev.n).filter(([s]) => s === S.seat).map(([, a]) => describe(a, seatName));
+    if (moves.length) {
+      $("away-text").textContent = t("away.bot_played", { moves: moves.join("; ") });
+      $("away-notice").hidden = false;
+    }
+  }
+  S.checkAway = false;
+  marks[S.code] = { deal: v.deal_number, n: history.length };
+  try { localStorage.setItem(SEEN, JSON.stringify(marks)); } catch { /* private mode: no notice */ }
+}
+
+/** An opponent's draw pulls from the stock, a take from the discard pile: pulse it. */
+function pulsePile() {
+  const last = S.lastMove;
+  if (!last || !last.fresh || last.seat === S.seat || S.replay) return;
+  const verb = String(last.text).split(" ")[0];
+  const target = verb === "draw" ? $("stock") : verb === "take" ? $("column-box") : null;
+  if (!target) return;
+  target.classList.remove("pulled");
+  void target.offsetWidth; // restart the animation
+  target.classList.add("pulled");
 }
 
 function renderLastMove() {
@@ -1223,6 +1282,7 @@ function wire() {
     navigator.clipboard?.writeText($("invite").value).catch(() => {});
   });
   $("chat-form").addEventListener("submit", sendChat);
+  $("away-ok").addEventListener("click", () => { $("away-notice").hidden = true; });
   $("chat-toggle").addEventListener("click", () => {
     $("chat").hidden = !$("chat").hidden;
     S.unread = 0;
@@ -1256,6 +1316,7 @@ function wire() {
     if (e.key === "Escape") { $("chooser").hidden = true; S.selected.clear(); renderRack(); }
   });
   setInterval(renderDeadline, 1000);
+  setInterval(() => { if (S.view && Object.keys(S.awaySince).length) renderSeats(); }, 1000);
 }
 
 // ------------------------------------------------------------------ replay
