@@ -10,6 +10,7 @@ pytest.importorskip("pydantic", reason="the server extra is not installed")
 
 from rummykit.server.schema import (
     ActionMessage,
+    ChatMessage,
     ErrorFrame,
     HintMessage,
     ResyncMessage,
@@ -44,6 +45,8 @@ def test_each_client_frame_parses_to_its_model() -> None:
         '{"v":1,"type":"action","action_id":"a","state_id":0,"action":""}',
         '{"v":1,"type":"action","action_id":"a","state_id":0,"action":"draw","x":1}',
         '{"v":1,"type":"action","action_id":"' + "a" * 65 + '","state_id":0,"action":"draw"}',
+        '{"v":1,"type":"chat","text":"hi","who":"me"}',
+        '{"v":1,"type":"chat","text":5}',
         "[1, 2]",
         "not json",
     ],
@@ -61,6 +64,7 @@ def test_server_frames_carry_the_version_and_type() -> None:
         "code": "stale_state",
         "message": "m",
         "action_id": None,
+        "explain": None,  # error_frame() leaves it out unless an illegal action explains it
     }
     state = json.loads(StateFrame(event_id=1, state_id=1, view={}).model_dump_json())
     assert state["v"] == 1 and state["type"] == "state" and state["legal"] is None
@@ -69,3 +73,10 @@ def test_server_frames_carry_the_version_and_type() -> None:
 def test_error_codes_are_closed() -> None:
     with pytest.raises(ValueError):
         ErrorFrame(code="oops", message="m")  # type: ignore[arg-type]
+
+
+def test_a_chat_frame_is_text_or_a_phrase() -> None:
+    said = parse_client_message('{"v":1,"type":"chat","text":"<b>hi</b>"}')
+    assert isinstance(said, ChatMessage) and said.text == "<b>hi</b>" and said.phrase is None
+    quick = parse_client_message('{"v":1,"type":"chat","phrase":"thanks"}')
+    assert isinstance(quick, ChatMessage) and quick.phrase == "thanks" and quick.text is None
