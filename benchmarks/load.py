@@ -60,6 +60,32 @@ class Stats:
     error_codes: dict[str, int] = field(default_factory=dict)
     finished: int = 0
     connections: int = 0
+    connect_s: float = 0.0
+
+
+class Clock:
+    """The play clock: it starts once every socket has connected (connecting 2,000
+    sockets takes seconds, and a window that ran meanwhile would measure the handshakes),
+    so with ``--spread 0`` every table's first move arrives in one true wave."""
+
+    def __init__(self, sockets: int, duration: float, stats: Stats) -> None:
+        self.sockets = sockets
+        self.duration = duration
+        self.stats = stats
+        self.go = asyncio.Event()
+        self.stop_at = 0.0
+        self.started = 0.0
+
+    def connected(self) -> None:
+        self.stats.connections += 1
+        if self.stats.connections == self.sockets:
+            self.start()
+
+    def start(self) -> None:
+        if not self.go.is_set():
+            self.started = time.monotonic()
+            self.stop_at = self.started + self.duration
+            self.go.set()
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -76,16 +102,18 @@ async def _seat(
     token: str,
     think: tuple[float, float],
     stats: Stats,
-    stop_at: float,
+    clock: Clock,
     rng: random.Random,
 ) -> None:
     n = 0
     pending: tuple[int, float] | None = None
     try:
-        async with websockets.connect(f"{base}/ws/{code}", max_size=2**22, open_timeout=60) as ws:
+        async with websockets.connect(f"{base}/ws/{code}", max_size=2**22, open_timeout=120) as ws:
             # The token goes in the first frame, never in the URL (the access log).
             await ws.send(json.dumps({"v": 1, "type": "hello", "token": token}))
-            stats.connections += 1
+            clock.connected()
+            await clock.go.wait()
+            stop_at = clock.stop_at
             while time.monotonic() < stop_at:
                 try:
                     text = await asyncio.wait_for(
@@ -169,17 +197,25 @@ async def _phase(
     made = await _create_tables(bases, tables)
     stats = Stats()
     rng = random.Random(seed)
-    start = time.monotonic()
-    stop_at = start + duration
+    clock = Clock(4 * len(made), duration, stats)
     # Seat s of table t talks to process (t + s) mod N: a table's players are spread.
-    await asyncio.gather(
+    seats = asyncio.gather(
         *(
-            _seat(bases[(t + seat) % len(bases)], code, seat, token, think, stats, stop_at, rng)
+            _seat(bases[(t + seat) % len(bases)], code, seat, token, think, stats, clock, rng)
             for t, (code, tokens) in enumerate(made)
             for seat, token in enumerate(tokens)
         )
     )
-    return stats, time.monotonic() - start
+    # A socket that fails to connect must not hold the clock forever.
+    connecting = time.monotonic()
+    while not clock.go.is_set() and time.monotonic() - connecting < 120:
+        if stats.errors:
+            break
+        await asyncio.sleep(0.05)
+    clock.start()
+    stats.connect_s = time.monotonic() - connecting
+    await seats
+    return stats, time.monotonic() - clock.started
 
 
 def _pg_rows(url: str) -> int:
@@ -371,6 +407,7 @@ def main() -> None:
         )
         if s.error_codes:
             print(f"{'':<14} error frames: {s.error_codes}")
+        print(f"{'':<14} {s.connections} sockets connected in {s.connect_s:.1f} s before play")
     for line in per_action:
         print(line)
     shown = url.split("?")[0]

@@ -36,6 +36,7 @@ from rummykit.engine.view import (
     SeatView,
     public_notation,
     seat_legal_actions,
+    spectator_view,
     view,
 )
 from rummykit.rules.variant import all_variants, find_variant
@@ -353,6 +354,37 @@ def test_history_is_per_deal() -> None:
     assert len(h) == 1
     assert h[0][1] == "ready"
     assert len(game.log) == deal_one + 2
+
+
+def _history_from_log(game: Game, seat: int) -> tuple[tuple[int, str], ...]:
+    return tuple((s, public_notation(a, s, seat)) for s, a in game.log[game.deal_log_start :])
+
+
+def test_history_built_move_by_move_matches_the_log_in_copies_too() -> None:
+    """Views extend the history they last built (the log only grows); a copy made for
+    search that goes another way, and seats that see a swap differently, still each get
+    the history of their own log."""
+    game = _swap_game()
+    game.apply(ProposeSwap(face("B7"), 0))
+    rng = random.Random(3)
+    fork: Game | None = None
+    for step in range(80):
+        if game.is_over or game.phase is Phase.DEAL_END:
+            break
+        for seat in range(4):
+            assert view(game, seat).history == _history_from_log(game, seat)
+        assert spectator_view(game).history == _history_from_log(game, -1)
+        if step == 10:
+            fork = game.copy()
+            fork.apply(fork.legal_actions()[-1])
+        legal = game.legal_actions()
+        game.apply(legal[0] if step == 10 else rng.choice(legal))
+    assert fork is not None
+    for g in (fork, game):
+        for seat in range(4):
+            assert view(g, seat).history == _history_from_log(g, seat)
+    assert view(fork, 2).history[:3] == view(game, 2).history[:3]
+    assert view(fork, 2).history != view(game, 2).history[: len(view(fork, 2).history)]
 
 
 def test_to_json_is_json_serialisable_throughout_a_game() -> None:
