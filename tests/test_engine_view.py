@@ -387,6 +387,47 @@ def test_history_built_move_by_move_matches_the_log_in_copies_too() -> None:
     assert view(fork, 2).history != view(game, 2).history[: len(view(fork, 2).history)]
 
 
+def _table_from_game(game: Game) -> tuple[FormationView, ...]:
+    return tuple(
+        FormationView(
+            f.id,
+            f.owner,
+            str(f.kind),
+            f.notation(game.pieces),
+            tuple(game.faces[p] for p in f.pieces),
+            f.positions,
+            tuple(p in game.locked for p in f.pieces) if game.locked & set(f.pieces) else (),
+        )
+        for f in game.table
+    )
+
+
+@pytest.mark.parametrize("variant", ["remi_ro", "romme", "continental"])
+def test_the_table_views_show_follows_every_change_and_copy(variant: str) -> None:
+    """Views build the table once while it stays the same object for object: after
+    every move (melds laid, extended, exchanged, undone, a new deal) and in a copy that
+    goes another way, the table shown is the table."""
+    game = Game(variant, 2, seed=21)
+    bots = [GreedyBot(), GreedyBot()]
+    rng = random.Random(21)
+    copies: list[Game] = []
+    laid = 0
+    for step in range(400):
+        if game.is_over:
+            break
+        for g in (game, *copies):
+            assert view(g, step % 2).table == _table_from_game(g)
+        laid = max(laid, len(game.table))
+        seat = game.to_move
+        legal = seat_legal_actions(game, seat)
+        if step % 60 == 30:
+            fork = game.copy()
+            fork.apply(legal[-1])
+            copies = [fork]
+        game.apply(bots[seat].choose(view(game, seat), legal, rng))
+    assert laid > 0  # the walk laid formations
+
+
 def test_to_json_is_json_serialisable_throughout_a_game() -> None:
     game = Game("remi_ro", 3, seed=5)
     bots = [GreedyBot() for _ in range(3)]

@@ -308,6 +308,8 @@ class Game:
         self.history_memo: HistoryMemo | None = None
         """The deal's history as views last built it (the log is append-only, so views
         extend it by the new actions instead of rebuilding it for every seat and event)."""
+        self.table_memo: tuple[tuple[Formation, ...], frozenset[int], tuple[Any, ...]] | None = None
+        """The table as views last showed it: (formations, locked pieces, their views)."""
         # (log length, the list, ids of its objects): the list keeps the ids valid.
         self._legal_cache: tuple[int, list[Action], set[int]] | None = None
         self._going_out_trial = False

@@ -175,6 +175,35 @@ def _locked(pieces: tuple[int, ...], locked: set[int]) -> tuple[bool, ...]:
     return tuple(p in locked for p in pieces)
 
 
+def _table_view(game: Game) -> tuple[FormationView, ...]:
+    # Every seat's view shows the same table: build it once while it stays the same
+    # (formations are immutable, so the same objects and locks mean the same table).
+    memo = game.table_memo
+    table, locked = game.table, game.locked
+    if (
+        memo is not None
+        and len(memo[0]) == len(table)
+        and all(a is b for a, b in zip(memo[0], table, strict=True))
+        and memo[1] == locked
+    ):
+        return memo[2]
+    faces = game.faces
+    shown = tuple(
+        FormationView(
+            f.id,
+            f.owner,
+            str(f.kind),
+            f.notation(game.pieces),
+            tuple(faces[p] for p in f.pieces),
+            f.positions,
+            _locked(f.pieces, locked),
+        )
+        for f in table
+    )
+    game.table_memo = (tuple(table), frozenset(locked), shown)
+    return shown
+
+
 def view(game: Game, seat: int) -> SeatView:
     """The view of ``game`` from ``seat``."""
     if not 0 <= seat < game.players:
@@ -199,18 +228,7 @@ def view(game: Game, seat: int) -> SeatView:
         to_move=game.to_move,
         rack=tuple(sorted((faces[p] for p in game.racks[seat]), key=_kind)),
         rack_sizes=tuple(len(r) for r in game.racks),
-        table=tuple(
-            FormationView(
-                f.id,
-                f.owner,
-                str(f.kind),
-                f.notation(game.pieces),
-                tuple(faces[p] for p in f.pieces),
-                f.positions,
-                _locked(f.pieces, game.locked),
-            )
-            for f in game.table
-        ),
+        table=_table_view(game),
         column=tuple(
             faces[p]
             for p in game.column
