@@ -59,6 +59,10 @@ class Stats:
     """What the swarm saw."""
 
     latencies: list[float] = field(default_factory=list)
+    first: list[float] = field(default_factory=list)
+    """Latencies of each table's first move (sent one think time after the clock
+    started): with ``--spread 0``, the wave of every table moving at once."""
+    later: list[float] = field(default_factory=list)
     actions: int = 0
     errors: int = 0
     error_codes: dict[str, int] = field(default_factory=dict)
@@ -79,6 +83,7 @@ class Clock:
         self.go = asyncio.Event()
         self.stop_at = 0.0
         self.started = 0.0
+        self.perf_started = 0.0
 
     def connected(self) -> None:
         self.stats.connections += 1
@@ -88,6 +93,7 @@ class Clock:
     def start(self) -> None:
         if not self.go.is_set():
             self.started = time.monotonic()
+            self.perf_started = time.perf_counter()
             self.stop_at = self.started + self.duration
             self.go.set()
 
@@ -156,7 +162,12 @@ async def _seat(
                 if kind != "state":
                     continue
                 if pending is not None and data["event_id"] >= pending[0]:
-                    stats.latencies.append(time.perf_counter() - pending[1])
+                    latency = time.perf_counter() - pending[1]
+                    stats.latencies.append(latency)
+                    if n == 1 and pending[1] - clock.perf_started <= think[1] + 0.5:
+                        stats.first.append(latency)
+                    else:
+                        stats.later.append(latency)
                     stats.actions += 1
                     pending = None
                 if data["view"]["phase"] == "match_end":
@@ -430,6 +441,13 @@ def main() -> None:
         if s.error_codes:
             print(f"{'':<14} error frames: {s.error_codes}")
         print(f"{'':<14} {s.connections} sockets connected in {s.connect_s:.1f} s before play")
+        if s.first:
+            print(
+                f"{'':<14} first wave ({len(s.first)} tables' first moves): "
+                f"p50 {_percentile(s.first, 0.5) * 1000:.1f} ms, "
+                f"p99 {_percentile(s.first, 0.99) * 1000:.1f} ms; after it: p99 "
+                f"{_percentile(s.later, 0.99) * 1000:.1f} ms"
+            )
     for line in per_action:
         print(line)
     shown = url.split("?")[0]
