@@ -35,11 +35,15 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 import httpx
 import websockets
+
+T = TypeVar("T")
 
 SERVE = [sys.executable, "-c", "from rummykit.cli.main import main; main()", "serve"]
 
@@ -55,11 +59,54 @@ class Stats:
     """What the swarm saw."""
 
     latencies: list[float] = field(default_factory=list)
+    first: list[float] = field(default_factory=list)
+    """Latencies of each table's first move (sent one think time after the clock
+    started): with ``--spread 0``, the wave of every table moving at once."""
+    later: list[float] = field(default_factory=list)
     actions: int = 0
     errors: int = 0
     error_codes: dict[str, int] = field(default_factory=dict)
     finished: int = 0
     connections: int = 0
+    connect_s: float = 0.0
+
+
+class Clock:
+    """The play clock: it starts once every socket has connected (connecting 2,000
+    sockets takes seconds, and a window that ran meanwhile would measure the handshakes),
+    so with ``--spread 0`` every table's first move arrives in one true wave."""
+
+    def __init__(self, sockets: int, duration: float, stats: Stats) -> None:
+        self.sockets = sockets
+        self.duration = duration
+        self.stats = stats
+        self.go = asyncio.Event()
+        self.stop_at = 0.0
+        self.started = 0.0
+        self.perf_started = 0.0
+
+    def connected(self) -> None:
+        self.stats.connections += 1
+        if self.stats.connections == self.sockets:
+            self.start()
+
+    def start(self) -> None:
+        if not self.go.is_set():
+            self.started = time.monotonic()
+            self.perf_started = time.perf_counter()
+            self.stop_at = self.started + self.duration
+            self.go.set()
+
+
+def _run(coro: Coroutine[Any, Any, T]) -> T:
+    """Run the swarm on uvloop when it is there (uvicorn's standard extra brings it):
+    the client should cost the shared machine as little as it can."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coro)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(coro)
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -76,16 +123,18 @@ async def _seat(
     token: str,
     think: tuple[float, float],
     stats: Stats,
-    stop_at: float,
+    clock: Clock,
     rng: random.Random,
 ) -> None:
     n = 0
     pending: tuple[int, float] | None = None
     try:
-        async with websockets.connect(f"{base}/ws/{code}", max_size=2**22, open_timeout=60) as ws:
+        async with websockets.connect(f"{base}/ws/{code}", max_size=2**22, open_timeout=120) as ws:
             # The token goes in the first frame, never in the URL (the access log).
             await ws.send(json.dumps({"v": 1, "type": "hello", "token": token}))
-            stats.connections += 1
+            clock.connected()
+            await clock.go.wait()
+            stop_at = clock.stop_at
             while time.monotonic() < stop_at:
                 try:
                     text = await asyncio.wait_for(
@@ -93,6 +142,15 @@ async def _seat(
                     )
                 except TimeoutError:
                     break
+                # The swarm shares the machine with the servers: a seat that is not to
+                # move and waits for no acknowledgement skips parsing the frame.
+                if (
+                    pending is None
+                    and '"legal":null' in text
+                    and '"type":"state"' in text
+                    and '"match_end"' not in text
+                ):
+                    continue
                 data = json.loads(text)
                 kind = data["type"]
                 if kind == "error":
@@ -104,7 +162,12 @@ async def _seat(
                 if kind != "state":
                     continue
                 if pending is not None and data["event_id"] >= pending[0]:
-                    stats.latencies.append(time.perf_counter() - pending[1])
+                    latency = time.perf_counter() - pending[1]
+                    stats.latencies.append(latency)
+                    if n == 1 and pending[1] - clock.perf_started <= think[1] + 0.5:
+                        stats.first.append(latency)
+                    else:
+                        stats.later.append(latency)
                     stats.actions += 1
                     pending = None
                 if data["view"]["phase"] == "match_end":
@@ -169,17 +232,25 @@ async def _phase(
     made = await _create_tables(bases, tables)
     stats = Stats()
     rng = random.Random(seed)
-    start = time.monotonic()
-    stop_at = start + duration
+    clock = Clock(4 * len(made), duration, stats)
     # Seat s of table t talks to process (t + s) mod N: a table's players are spread.
-    await asyncio.gather(
+    seats = asyncio.gather(
         *(
-            _seat(bases[(t + seat) % len(bases)], code, seat, token, think, stats, stop_at, rng)
+            _seat(bases[(t + seat) % len(bases)], code, seat, token, think, stats, clock, rng)
             for t, (code, tokens) in enumerate(made)
             for seat, token in enumerate(tokens)
         )
     )
-    return stats, time.monotonic() - start
+    # A socket that fails to connect must not hold the clock forever.
+    connecting = time.monotonic()
+    while not clock.go.is_set() and time.monotonic() - connecting < 120:
+        if stats.errors:
+            break
+        await asyncio.sleep(0.05)
+    clock.start()
+    stats.connect_s = time.monotonic() - connecting
+    await seats
+    return stats, time.monotonic() - clock.started
 
 
 def _pg_rows(url: str) -> int:
@@ -322,7 +393,7 @@ def main() -> None:
                     time.sleep(0.1)
         rows: list[tuple[str, Stats, float]] = []
         think = (args.think * (1 - args.spread), args.think * (1 + args.spread))
-        stats, elapsed = asyncio.run(_phase(bases, args.tables, think, args.duration, args.seed))
+        stats, elapsed = _run(_phase(bases, args.tables, think, args.duration, args.seed))
         rows.append((f"think {args.think:g}±{args.spread * args.think:g}s", stats, elapsed))
         if args.saturate > 0:
             if shared:
@@ -330,9 +401,7 @@ def main() -> None:
                 rows0 = _pg_rows(url)
                 acts0 = _scrape(bases, "rummykit_actions_total")
                 pub0 = _scrape(bases, "rummykit_redis_published")
-            stats, elapsed = asyncio.run(
-                _phase(bases, args.tables, (0.0, 0.0), args.saturate, args.seed)
-            )
+            stats, elapsed = _run(_phase(bases, args.tables, (0.0, 0.0), args.saturate, args.seed))
             rows.append(("saturate", stats, elapsed))
             if shared:
                 time.sleep(1.5)
@@ -371,6 +440,14 @@ def main() -> None:
         )
         if s.error_codes:
             print(f"{'':<14} error frames: {s.error_codes}")
+        print(f"{'':<14} {s.connections} sockets connected in {s.connect_s:.1f} s before play")
+        if s.first:
+            print(
+                f"{'':<14} first wave ({len(s.first)} tables' first moves): "
+                f"p50 {_percentile(s.first, 0.5) * 1000:.1f} ms, "
+                f"p99 {_percentile(s.first, 0.99) * 1000:.1f} ms; after it: p99 "
+                f"{_percentile(s.later, 0.99) * 1000:.1f} ms"
+            )
     for line in per_action:
         print(line)
     shown = url.split("?")[0]

@@ -36,6 +36,7 @@ from rummykit.engine.view import (
     SeatView,
     public_notation,
     seat_legal_actions,
+    spectator_view,
     view,
 )
 from rummykit.rules.variant import all_variants, find_variant
@@ -353,6 +354,78 @@ def test_history_is_per_deal() -> None:
     assert len(h) == 1
     assert h[0][1] == "ready"
     assert len(game.log) == deal_one + 2
+
+
+def _history_from_log(game: Game, seat: int) -> tuple[tuple[int, str], ...]:
+    return tuple((s, public_notation(a, s, seat)) for s, a in game.log[game.deal_log_start :])
+
+
+def test_history_built_move_by_move_matches_the_log_in_copies_too() -> None:
+    """Views extend the history they last built (the log only grows); a copy made for
+    search that goes another way, and seats that see a swap differently, still each get
+    the history of their own log."""
+    game = _swap_game()
+    game.apply(ProposeSwap(face("B7"), 0))
+    rng = random.Random(3)
+    fork: Game | None = None
+    for step in range(80):
+        if game.is_over or game.phase is Phase.DEAL_END:
+            break
+        for seat in range(4):
+            assert view(game, seat).history == _history_from_log(game, seat)
+        assert spectator_view(game).history == _history_from_log(game, -1)
+        if step == 10:
+            fork = game.copy()
+            fork.apply(fork.legal_actions()[-1])
+        legal = game.legal_actions()
+        game.apply(legal[0] if step == 10 else rng.choice(legal))
+    assert fork is not None
+    for g in (fork, game):
+        for seat in range(4):
+            assert view(g, seat).history == _history_from_log(g, seat)
+    assert view(fork, 2).history[:3] == view(game, 2).history[:3]
+    assert view(fork, 2).history != view(game, 2).history[: len(view(fork, 2).history)]
+
+
+def _table_from_game(game: Game) -> tuple[FormationView, ...]:
+    return tuple(
+        FormationView(
+            f.id,
+            f.owner,
+            str(f.kind),
+            f.notation(game.pieces),
+            tuple(game.faces[p] for p in f.pieces),
+            f.positions,
+            tuple(p in game.locked for p in f.pieces) if game.locked & set(f.pieces) else (),
+        )
+        for f in game.table
+    )
+
+
+@pytest.mark.parametrize("variant", ["remi_ro", "romme", "continental"])
+def test_the_table_views_show_follows_every_change_and_copy(variant: str) -> None:
+    """Views build the table once while it stays the same object for object: after
+    every move (melds laid, extended, exchanged, undone, a new deal) and in a copy that
+    goes another way, the table shown is the table."""
+    game = Game(variant, 2, seed=21)
+    bots = [GreedyBot(), GreedyBot()]
+    rng = random.Random(21)
+    copies: list[Game] = []
+    laid = 0
+    for step in range(400):
+        if game.is_over:
+            break
+        for g in (game, *copies):
+            assert view(g, step % 2).table == _table_from_game(g)
+        laid = max(laid, len(game.table))
+        seat = game.to_move
+        legal = seat_legal_actions(game, seat)
+        if step % 60 == 30:
+            fork = game.copy()
+            fork.apply(legal[-1])
+            copies = [fork]
+        game.apply(bots[seat].choose(view(game, seat), legal, rng))
+    assert laid > 0  # the walk laid formations
 
 
 def test_to_json_is_json_serialisable_throughout_a_game() -> None:

@@ -86,3 +86,22 @@ def test_the_server_logs_json_lines_and_no_token(tmp_path: Path) -> None:
     assert any("/api/tables" in entry["message"] for entry in logged)
     assert any("token=[redacted]" in entry["message"] for entry in logged)
     assert token not in log.read_text()
+
+
+@pytest.mark.parametrize("asked", [False, True])
+def test_frames_are_compressed_only_when_asked(tmp_path: Path, asked: bool) -> None:
+    """``--ws-compression`` turns permessage-deflate on; by default the handshake
+    declines it (compressing every frame for every socket costs the server CPU)."""
+    from websockets.sync.client import connect
+
+    extra = ("--ws-compression",) if asked else ()
+    server = LiveServer(sqlite_url(tmp_path), tmp_path / "server.log", extra=extra)
+    try:
+        server.start()
+        code = server.post("/api/tables", variant="remi_ro", players=2, name="Ana").json()["code"]
+        with connect(f"{server.ws_base}/ws/{code}") as ws:  # offers permessage-deflate
+            assert ws.response is not None
+            agreed = ws.response.headers.get("Sec-WebSocket-Extensions") or ""
+    finally:
+        server.stop()
+    assert ("permessage-deflate" in agreed) is asked

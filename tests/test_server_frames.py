@@ -29,6 +29,7 @@ from rummykit.engine.game import Game, Phase
 from rummykit.engine.view import view
 from rummykit.rules import all_variants, find_variant
 from rummykit.server.frames import error_frame, hands_of, hints_for
+from rummykit.server.schema import StateFrame
 from rummykit.server.tables import Lobby, ProtocolError, Table, build_frame
 from scripting import draw, play
 
@@ -231,6 +232,35 @@ def test_canary_scan_no_frame_names_a_hidden_piece_the_seed_or_the_stock(variant
             abandoned += 1
             assert abandoned <= GAMES // 20, f"{abandoned} {variant} games never ended"
     assert frames > GAMES * 10
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_state_frame_is_valid_against_the_schema(variant: str) -> None:
+    """Frames are built without validation (speed): each must still be exactly what
+    validating it through the schema gives back."""
+    lobby = Lobby(None)
+    players = find_variant(variant).min_players
+    table, _, _ = lobby.create(
+        variant=variant,
+        players=players,
+        options=one_deal(variant),
+        bots=dict.fromkeys(range(players), "greedy"),
+        name="",
+        seed=7,
+    )
+    table.rng = random.Random(7)
+    for _ in range(MAX_GAME_ACTIONS):
+        for seat in [None, *range(players)]:
+            text = table.frame_json(seat)
+            assert json.loads(StateFrame.model_validate_json(text).model_dump_json()) == (
+                json.loads(text)
+            )
+        if table.status == "finished":
+            return
+        seat = table.bot_to_move()
+        assert seat is not None
+        table.play_for(seat)
+    raise AssertionError(f"{variant}: the game did not end")
 
 
 def permuted(game: Game, seat: int, rng: random.Random) -> Game:

@@ -109,6 +109,48 @@ def test_a_table_is_rebuilt_from_its_header_and_event_log(url: str, stores: list
         again.store.append_event(table.code, EventRow(41, 0, "draw", first.action_id))  # type: ignore[union-attr]
 
 
+def test_with_many_processes_an_action_is_stored_on_the_version_it_was_checked_on(
+    stores: list[Store], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two processes' copies of one table on one PostgreSQL schema (no Redis here, so
+    neither hears of the other's writes): a copy that is current stores an action in one
+    statement, without taking the table's lock; a copy that is behind refuses nothing
+    on its stale memory, but takes the lock, catches up and decides again."""
+    url = fresh_pg_url()
+    one, two = Store(url, shared=True), Store(url, shared=True)
+    stores += [one, two]
+    table, seat, _ = Lobby(one).create(
+        variant="remi_ro", players=2, options={"match_deals": 1}, bots={1: "greedy"}, name="Ana"
+    )
+    behind = Lobby(two).get(table.code)
+    while table.bot_to_move() is not None:
+        table.play_for(1)
+
+    def no_lock(code: str) -> None:
+        raise AssertionError("a current copy needs no lock")
+
+    monkeypatch.setattr(one, "locked", no_lock)
+    before = table.version
+    table.submit(seat, "a1", table.event_id, table.legal_for(seat)[-1])
+    monkeypatch.undo()
+    assert table.version == before + 1
+    stored = {e.seq: e for e in one.load_table(table.code)[1]}
+    assert stored[table.event_id].action_id == "a1"
+    # The other copy is behind; the action is built on the state the client was sent.
+    assert behind.event_id < table.event_id
+    while table.bot_to_move() is not None:
+        table.play_for(1)
+    behind.submit(seat, "a2", table.event_id, table.legal_for(seat)[-1])
+    assert behind.event_id == table.event_id + 1
+    assert [str(a) for _, a in behind.game.log[:-1]] == [str(a) for _, a in table.game.log]
+    # The first copy is now behind: its direct append on its old version writes nothing.
+    event = EventRow(table.event_id + 1, seat, "draw", "a3")
+    assert not one.append_event_if_current(
+        table.code, event, expected=table.version, turn_start=0.0
+    )
+    assert max(e.seq for e in one.load_table(table.code)[1]) == behind.event_id
+
+
 def test_finished_games_are_listed_and_export_records(url: str, stores: list[Store]) -> None:
     store = Store(url)
     stores.append(store)

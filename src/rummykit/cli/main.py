@@ -723,6 +723,14 @@ def _rate(_: click.Context, __: click.Parameter, value: str) -> str | None:
     show_default=True,
     help="Log lines as text or as one JSON object each (tokens are blanked either way).",
 )
+@click.option(
+    "--ws-compression/--no-ws-compression",
+    envvar="RUMMYKIT_WS_COMPRESSION",
+    default=False,
+    show_default=True,
+    help="Compress WebSocket frames (permessage-deflate). Off: a state frame is a few KB, "
+    "and compressing each one for every socket costs the server more CPU than it saves.",
+)
 def serve(
     host: str,
     port: int,
@@ -738,6 +746,7 @@ def serve(
     workers: int,
     lease_ms: int,
     log_format: str,
+    ws_compression: bool,
 ) -> None:
     """Serve tables for friends and bots: a browser lobby at http://HOST:PORT/,
     the HTTP API (OpenAPI at /openapi.json) and the table WebSocket.
@@ -779,7 +788,15 @@ def serve(
     )
     click.echo(f"rummykit server on http://{host}:{port}/  (Ctrl+C stops it)")
     try:
-        run(host, port, database_url, config=config, workers=workers, log_format=log_format)
+        run(
+            host,
+            port,
+            database_url,
+            config=config,
+            workers=workers,
+            log_format=log_format,
+            ws_compression=ws_compression,
+        )
     except DatabaseBusyError as exc:
         raise click.ClickException(str(exc)) from None
 

@@ -69,7 +69,11 @@ from rummykit.rules.variant import (
     find_variant,
 )
 
-__all__ = ["DealResult", "Game", "Phase"]
+__all__ = ["DealResult", "Game", "HistoryMemo", "Phase"]
+
+HistoryMemo = tuple[int, int, tuple[tuple[int, str], ...], tuple[int, ...]]
+"""(deal's first log index, log length, (seat, notation) per action of the deal,
+log indices whose notation depends on the viewer)."""
 
 
 class Phase(StrEnum):
@@ -306,6 +310,11 @@ class Game:
         self.log: list[tuple[int, Action]] = []
         self.log_text: list[tuple[int, str]] = []
         """The log in notation, filled lazily by views so each action is formatted once."""
+        self.history_memo: HistoryMemo | None = None
+        """The deal's history as views last built it (the log is append-only, so views
+        extend it by the new actions instead of rebuilding it for every seat and event)."""
+        self.table_memo: tuple[tuple[Formation, ...], frozenset[int], tuple[Any, ...]] | None = None
+        """The table as views last showed it: (formations, locked pieces, their views)."""
         # (log length, the list, ids of its objects): the list keeps the ids valid.
         self._legal_cache: tuple[int, list[Action], set[int]] | None = None
         self._going_out_trial = False

@@ -9,6 +9,7 @@ stock order or the seed.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from operator import attrgetter
 from typing import Any
 
 from rummykit.engine.actions import AcceptSwap, Action, CallRemi, ProposeSwap
@@ -96,13 +97,13 @@ class SeatView:
             "maker": self.maker,
             "first_seat": self.first_seat,
             "to_move": self.to_move,
-            "rack": [str(f) for f in self.rack],
+            "rack": list(map(str, self.rack)),
             "rack_sizes": list(self.rack_sizes),
             "table": [
                 {"id": f.id, "owner": f.owner, "kind": f.kind, "notation": f.notation}
                 for f in self.table
             ],
-            "column": [str(f) for f in self.column],
+            "column": list(map(str, self.column)),
             "stock_count": self.stock_count,
             "indicator": None if self.indicator is None else str(self.indicator),
             "indicator_in_stock": self.indicator_in_stock,
@@ -116,10 +117,10 @@ class SeatView:
             "turns_taken": list(self.turns_taken),
             "totals": list(self.totals),
             "results": [r.to_json() for r in self.results],
-            "must_use": [str(f) for f in self.must_use],
+            "must_use": list(map(str, self.must_use)),
             "pending_jokers": self.pending_jokers,
             "laid_points": self.laid_points,
-            "history": [[s, a] for s, a in self.history],
+            "history": list(map(list, self.history)),
         }
 
 
@@ -136,16 +137,35 @@ def public_notation(action: Action, actor: int, viewer: int) -> str:
     return str(action)
 
 
+_kind = attrgetter("kind")  # one material per game: faces order by kind
+
+_PER_VIEWER = ("swap", "accept", "remi ")
+"""Notations that read differently to different seats (:func:`public_notation`)."""
+
+
 def _history(game: Game, seat: int) -> tuple[tuple[int, str], ...]:
-    texts = game.log_text
-    texts.extend((s, str(a)) for s, a in game.log[len(texts) :])
-    start = game.deal_log_start
-    out = []
-    for i in range(start, len(texts)):
-        actor, text = texts[i]
-        if text.startswith(("swap", "accept", "remi ")):
-            text = public_notation(game.log[i][1], actor, seat)
-        out.append((actor, text))
+    log = game.log
+    start, n = game.deal_log_start, len(log)
+    memo = game.history_memo
+    if memo is None or memo[0] != start or memo[1] != n:
+        texts = game.log_text
+        texts.extend((s, str(a)) for s, a in log[len(texts) :])
+        # The log only grows within a deal: extend what the last view built.
+        if memo is not None and memo[0] == start and memo[1] < n:
+            base, entries, special = memo[1], memo[2], memo[3]
+        else:
+            base, entries, special = start, (), ()
+        added = texts[base:n]
+        entries += tuple(added)
+        special += tuple(base + i for i, (_, t) in enumerate(added) if t.startswith(_PER_VIEWER))
+        memo = game.history_memo = (start, n, entries, special)
+    entries, special = memo[2], memo[3]
+    if not special:
+        return entries
+    out = list(entries)
+    for i in special:
+        actor = log[i][0]
+        out[i - start] = (actor, public_notation(log[i][1], actor, seat))
     return tuple(out)
 
 
@@ -153,6 +173,35 @@ def _locked(pieces: tuple[int, ...], locked: set[int]) -> tuple[bool, ...]:
     if not locked or locked.isdisjoint(pieces):
         return ()
     return tuple(p in locked for p in pieces)
+
+
+def _table_view(game: Game) -> tuple[FormationView, ...]:
+    # Every seat's view shows the same table: build it once while it stays the same
+    # (formations are immutable, so the same objects and locks mean the same table).
+    memo = game.table_memo
+    table, locked = game.table, game.locked
+    if (
+        memo is not None
+        and len(memo[0]) == len(table)
+        and all(a is b for a, b in zip(memo[0], table, strict=True))
+        and memo[1] == locked
+    ):
+        return memo[2]
+    faces = game.faces
+    shown = tuple(
+        FormationView(
+            f.id,
+            f.owner,
+            str(f.kind),
+            f.notation(game.pieces),
+            tuple(faces[p] for p in f.pieces),
+            f.positions,
+            _locked(f.pieces, locked),
+        )
+        for f in table
+    )
+    game.table_memo = (tuple(table), frozenset(locked), shown)
+    return shown
 
 
 def view(game: Game, seat: int) -> SeatView:
@@ -177,20 +226,9 @@ def view(game: Game, seat: int) -> SeatView:
         maker=game.maker,
         first_seat=game.first_seat,
         to_move=game.to_move,
-        rack=tuple(sorted(faces[p] for p in game.racks[seat])),
+        rack=tuple(sorted((faces[p] for p in game.racks[seat]), key=_kind)),
         rack_sizes=tuple(len(r) for r in game.racks),
-        table=tuple(
-            FormationView(
-                f.id,
-                f.owner,
-                str(f.kind),
-                f.notation(game.pieces),
-                tuple(faces[p] for p in f.pieces),
-                f.positions,
-                _locked(f.pieces, game.locked),
-            )
-            for f in game.table
-        ),
+        table=_table_view(game),
         column=tuple(
             faces[p]
             for p in game.column

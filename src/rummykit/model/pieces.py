@@ -128,10 +128,8 @@ class Face:
         return found
 
     def __str__(self) -> str:
-        text = _TEXT.get((self.kind, self.material))
-        if text is None:
-            text = _TEXT[(self.kind, self.material)] = self._notation()
-        return text
+        # Views and frames format every piece they show: a list lookup, not a format.
+        return (_TILE_TEXT if self.material is Material.TILES else _CARD_TEXT)[self.kind]
 
     def _notation(self) -> str:
         if self.kind == JOKER_KIND:
@@ -144,7 +142,8 @@ class Face:
         return f"Face.parse({str(self)!r})"
 
 
-_TEXT: dict[tuple[int, Material], str] = {}
+_TILE_TEXT = tuple(Face(kind, Material.TILES)._notation() for kind in range(JOKER_KIND + 1))
+_CARD_TEXT = tuple(Face(kind, Material.CARDS)._notation() for kind in range(JOKER_KIND + 1))
 
 
 @cache

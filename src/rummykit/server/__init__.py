@@ -28,10 +28,12 @@ def run(
     config: ServeConfig | None = None,
     workers: int = 1,
     log_format: str = "text",
+    ws_compression: bool = False,
 ) -> None:
     """Serve until interrupted (uvicorn).  ``config`` (else ``database_url``,
     ``settings`` and ``limits``) says what to serve; ``workers`` > 1 starts that many
-    processes on the port, which needs ``config.redis_url``.  Without Redis this
+    processes on the port, which needs ``config.redis_url``; ``ws_compression``
+    turns on permessage-deflate.  Without Redis this
     process must be the only one on its database (``DatabaseBusyError`` otherwise)."""
     import uvicorn
 
@@ -46,6 +48,9 @@ def run(
     # frames get the protocol's ``too_large`` error.
     options: dict[str, Any] = {"host": host, "port": port, "log_level": log_level}
     options["ws_max_size"] = 65536
+    # Compressing every frame for every socket was a quarter of the server's CPU under
+    # load (docs/performance.md); frames are a few KB, so it is off unless asked for.
+    options["ws_per_message_deflate"] = ws_compression
     if log_format == "json":
         options["log_config"] = log_config("json", log_level)
     try:

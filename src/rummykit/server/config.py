@@ -43,6 +43,7 @@ ENV = {
     "expire_open": "RUMMYKIT_EXPIRE_OPEN",
     "log_format": "RUMMYKIT_LOG_FORMAT",
     "log_level": "RUMMYKIT_LOG_LEVEL",
+    "ws_compression": "RUMMYKIT_WS_COMPRESSION",
 }
 """The environment variable of each ``serve`` setting."""
 

@@ -75,6 +75,15 @@ events_t = sa.Table(
     sa.UniqueConstraint("code", "seat", "action_id", name="uq_rk_events_seat_action_id"),
 )
 _INSERT_EVENT = events_t.insert()
+# The next event and the table's version in one statement (PostgreSQL): the UPDATE locks
+# the row and matches only if no other process wrote since; the INSERT then takes the
+# one row it returned (or none).
+_APPEND_IF_CURRENT = sa.text(
+    "WITH up AS (UPDATE rk_tables SET version = :expected + 1, turn_start = :turn_start "
+    "WHERE code = :code AND version = :expected RETURNING code) "
+    "INSERT INTO rk_events (code, seq, seat, action, action_id, created) "
+    "SELECT code, :seq, :seat, :action, :action_id, :created FROM up"
+)
 
 chat_t = sa.Table(
     "rk_chat",
@@ -360,6 +369,26 @@ class Store:
             conn.execute(_INSERT_EVENT, row)
             if header:
                 conn.execute(tables_t.update().where(tables_t.c.code == code).values(**header))
+
+    def append_event_if_current(
+        self, code: str, event: EventRow, *, expected: int, turn_start: float
+    ) -> bool:
+        """Append ``event`` and move the table's version from ``expected`` to the next in
+        one statement that is its own transaction (one round trip), if the stored version
+        is still ``expected``; False, writing nothing, if another process changed the
+        table first.  PostgreSQL only (:attr:`shared` stores)."""
+        params = {
+            "code": code,
+            "expected": expected,
+            "turn_start": turn_start,
+            "seq": event.seq,
+            "seat": event.seat,
+            "action": event.action,
+            "action_id": event.action_id,
+            "created": time.time(),
+        }
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            return conn.execute(_APPEND_IF_CURRENT, params).rowcount == 1
 
     # ------------------------------------------------------------------ reads
 

@@ -649,6 +649,10 @@ class Table:
         """Check and apply a client's action; raise :class:`ProtocolError` if rejected.
 
         Action ids are per seat: an id another seat used is as unknown as any other."""
+        if self.store is not None and self.store.shared:
+            fast = self._submit_if_current(seat, action_id, state_id, text)
+            if fast is not None:
+                return fast
         with self._locked() as conn:
             action = self._check(seat, action_id, state_id, text)
             if isinstance(action, Applied):
@@ -669,6 +673,30 @@ class Table:
             self._wrote()
             self.row.ready = ready
             return Applied(self.event_id, header=True)
+        return Applied(self._apply(seat, action, action_id, now))
+
+    def _submit_if_current(
+        self, seat: int | None, action_id: str, state_id: int, text: str
+    ) -> Applied | None:
+        """The common case with many processes, in one round trip: check the action
+        against this copy and store it only if no other process changed the table since
+        (:meth:`Store.append_event_if_current`).  None: the copy may be behind (the
+        action was refused by it, or another process wrote first), so the caller takes
+        the table's lock, catches up and decides again."""
+        assert self.store is not None
+        try:
+            action = self._check(seat, action_id, state_id, text)
+        except ProtocolError:
+            return None
+        if isinstance(action, Applied):
+            return action
+        assert seat is not None
+        now = time.time()
+        event = EventRow(self.event_id + 1, seat, str(action), action_id)
+        if not self.store.append_event_if_current(
+            self.code, event, expected=self.version, turn_start=now
+        ):
+            return None
         return Applied(self._apply(seat, action, action_id, now))
 
     def _check(
