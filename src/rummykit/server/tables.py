@@ -690,6 +690,8 @@ class Table:
             return None
         if isinstance(action, Applied):
             return action
+        if isinstance(action, NextDeal) and self.between_deals():
+            return None  # a request for the next deal, not an event: under the lock
         assert seat is not None
         now = time.time()
         event = EventRow(self.event_id + 1, seat, str(action), action_id)
