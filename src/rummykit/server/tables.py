@@ -690,8 +690,10 @@ class Table:
             return None
         if isinstance(action, Applied):
             return action
-        if isinstance(action, NextDeal) and self.between_deals():
-            return None  # a request for the next deal, not an event: under the lock
+        if self.row.ready or (isinstance(action, NextDeal) and self.between_deals()):
+            # A request for the next deal is not an event, and an event clears the
+            # requests in the header: both under the lock.
+            return None
         assert seat is not None
         now = time.time()
         event = EventRow(self.event_id + 1, seat, str(action), action_id)
