@@ -13,7 +13,8 @@ from typing import Any
 
 from rummykit.engine.actions import AcceptSwap, Action, CallRemi, ProposeSwap
 from rummykit.engine.game import DealResult, Game, Phase
-from rummykit.model.pieces import Face
+from rummykit.engine.table import Formation
+from rummykit.model.pieces import Face, PieceSet
 
 __all__ = [
     "FormationView",
@@ -136,16 +137,41 @@ def public_notation(action: Action, actor: int, viewer: int) -> str:
     return str(action)
 
 
+_PRIVATE_PREFIXES = ("swap", "accept", "remi ")
+_PRIVATE_ENTRIES: dict[int, tuple[list[tuple[int, str]], list[int]]] = {}
+"""Per game log (by identity, the log held): the entries whose text may differ by seat."""
+
+
+def _private_entries(texts: list[tuple[int, str]]) -> list[int]:
+    """Indices of ``texts`` whose notation depends on the viewer, found once per entry
+    (the log only grows): a view is then a slice, not a scan of the whole deal."""
+    entry = _PRIVATE_ENTRIES.get(id(texts))
+    if entry is None or entry[0] is not texts:
+        if len(_PRIVATE_ENTRIES) >= 256:
+            _PRIVATE_ENTRIES.clear()
+        entry = _PRIVATE_ENTRIES[id(texts)] = (texts, [0])
+    found = entry[1]
+    scanned = found[0]
+    if scanned < len(texts):
+        found += [
+            i for i in range(scanned, len(texts)) if texts[i][1].startswith(_PRIVATE_PREFIXES)
+        ]
+        found[0] = len(texts)
+    return found
+
+
 def _history(game: Game, seat: int) -> tuple[tuple[int, str], ...]:
     texts = game.log_text
     texts.extend((s, str(a)) for s, a in game.log[len(texts) :])
     start = game.deal_log_start
-    out = []
-    for i in range(start, len(texts)):
-        actor, text = texts[i]
-        if text.startswith(("swap", "accept", "remi ")):
-            text = public_notation(game.log[i][1], actor, seat)
-        out.append((actor, text))
+    out = texts[start:]
+    private = _private_entries(texts)
+    for k in range(len(private) - 1, 0, -1):  # private[0] is the scan mark
+        i = private[k]
+        if i < start:
+            break
+        actor = texts[i][0]
+        out[i - start] = (actor, public_notation(game.log[i][1], actor, seat))
     return tuple(out)
 
 
@@ -153,6 +179,36 @@ def _locked(pieces: tuple[int, ...], locked: set[int]) -> tuple[bool, ...]:
     if not locked or locked.isdisjoint(pieces):
         return ()
     return tuple(p in locked for p in pieces)
+
+
+_FORMATION_VIEWS: dict[int, tuple[PieceSet, dict[Any, FormationView]]] = {}
+_FORMATION_VIEWS_MAX = 8192
+
+
+def _formation_view(f: Formation, pieces: PieceSet, locked: tuple[bool, ...]) -> FormationView:
+    """The public face of formation ``f``.  Formations are frozen and most lie unchanged
+    for many actions, so the views (their notation is text) are memoised per piece set
+    (held by identity: hashing a piece set costs more than the view)."""
+    entry = _FORMATION_VIEWS.get(id(pieces))
+    if entry is None or entry[0] is not pieces:
+        entry = _FORMATION_VIEWS[id(pieces)] = (pieces, {})
+    known = entry[1]
+    key = (f, locked)
+    seen = known.get(key)
+    if seen is None:
+        if len(known) >= _FORMATION_VIEWS_MAX:
+            known.clear()
+        faces = pieces.faces
+        seen = known[key] = FormationView(
+            f.id,
+            f.owner,
+            str(f.kind),
+            f.notation(pieces),
+            tuple(faces[p] for p in f.pieces),
+            f.positions,
+            locked,
+        )
+    return seen
 
 
 def view(game: Game, seat: int) -> SeatView:
@@ -180,16 +236,7 @@ def view(game: Game, seat: int) -> SeatView:
         rack=tuple(sorted(faces[p] for p in game.racks[seat])),
         rack_sizes=tuple(len(r) for r in game.racks),
         table=tuple(
-            FormationView(
-                f.id,
-                f.owner,
-                str(f.kind),
-                f.notation(game.pieces),
-                tuple(faces[p] for p in f.pieces),
-                f.positions,
-                _locked(f.pieces, game.locked),
-            )
-            for f in game.table
+            _formation_view(f, game.pieces, _locked(f.pieces, game.locked)) for f in game.table
         ),
         column=tuple(
             faces[p]
