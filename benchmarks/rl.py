@@ -154,7 +154,7 @@ def learners(quick: bool, variants: list[str] | None, flat: bool) -> None:
         cleanrl = learner_steps(name, "cleanrl", steps)
         print(
             f"| {name:<10} | {gym_flat:>8,.0f} | {features:>12,.0f} | {maskable:>19,.0f} "
-            f"| {maskable_flat if flat else float('nan'):>18,.0f} | {cleanrl:>11,.0f} "
+            f"| {f'{maskable_flat:,.0f}' if flat else '-':>18} | {cleanrl:>11,.0f} "
             f"| {load_average():>4} |",
             flush=True,
         )
