@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -57,6 +57,11 @@ class Args:
     eval_deals: int = 50
     threads: int = 1
     max_steps_per_deal: int = 2000
+    public_memory: bool = True
+    """False: observations without the public memory, as a bot sees them (the
+    tournament adapter rummykit.rl.policy_bot.PolicyBot)."""
+    minutes: float = 0.0
+    """Stop training after this much wall time (0: run every update)."""
 
 
 def make_env(args: Args) -> RummyGymEnv:
@@ -69,6 +74,7 @@ def make_env(args: Args) -> RummyGymEnv:
         reward="relative",
         reward_scale=0.01,
         max_steps_per_deal=args.max_steps_per_deal,
+        public_memory=args.public_memory,
     )
 
 
@@ -112,8 +118,11 @@ def _tensors(observations: Sequence[dict[str, np.ndarray]]) -> tuple[torch.Tenso
     )
 
 
-def train(args: Args) -> tuple[Agent, dict[str, float]]:
-    """Run PPO; returns the agent and a few figures."""
+def train(
+    args: Args, on_episode: Callable[[int, float], None] | None = None
+) -> tuple[Agent, dict[str, float]]:
+    """Run PPO; returns the agent and a few figures.  ``on_episode(steps, return)`` is
+    called at the end of every training episode (a learning curve)."""
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)  # small networks: more threads only contend
     np.random.seed(args.seed)
@@ -143,7 +152,11 @@ def train(args: Args) -> tuple[Agent, dict[str, float]]:
     batch = n * e
     updates = max(1, args.total_timesteps // batch)
     start = time.perf_counter()
+    done_updates = 0
     for update in range(updates):
+        if args.minutes and time.perf_counter() - start > 60 * args.minutes:
+            break
+        done_updates += 1
         optimizer.param_groups[0]["lr"] = args.learning_rate * (1.0 - update / updates)
         for step in range(n):
             obs, feats, mask = _tensors(current)
@@ -158,6 +171,8 @@ def train(args: Args) -> tuple[Agent, dict[str, float]]:
                 running[i] += float(reward)
                 if terminated or truncated:
                     episode_returns.append(running[i])
+                    if on_episode is not None:
+                        on_episode((update * n + step + 1) * e, running[i])
                     running[i] = 0.0
                     o, _ = env.reset()
                 current[i] = o
@@ -207,8 +222,9 @@ def train(args: Args) -> tuple[Agent, dict[str, float]]:
                 optimizer.step()
     seconds = time.perf_counter() - start
     figures = {
-        "steps": float(updates * batch),
-        "steps_per_second": updates * batch / seconds,
+        "steps": float(done_updates * batch),
+        "steps_per_second": done_updates * batch / seconds,
+        "seconds": seconds,
         "episodes": float(len(episode_returns)),
         "mean_episode_return": float(np.mean(episode_returns)) if episode_returns else 0.0,
     }
@@ -243,7 +259,10 @@ def main(argv: Sequence[str] | None = None) -> dict[str, float]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     for field in fields(Args):
         flag = "--" + field.name.replace("_", "-")
-        parser.add_argument(flag, type=type(field.default), default=field.default)
+        if isinstance(field.default, bool):
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=field.default)
+        else:
+            parser.add_argument(flag, type=type(field.default), default=field.default)
     args = Args(**vars(parser.parse_args(argv)))
     agent, figures = train(args)
     seeds = [10_000 + i for i in range(args.eval_deals)]

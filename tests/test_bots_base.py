@@ -228,3 +228,18 @@ def test_every_level_chooses_the_same_for_the_same_view(name: str) -> None:
         b.apply(choice_b)
         if a.to_move != seat:
             break
+
+
+def test_register_bot_adds_a_name_and_refuses_a_built_in_one() -> None:
+    from rummykit.bots import register_bot
+
+    with pytest.raises(ValueError, match="taken by a built-in bot"):
+        register_bot("greedy", RandomBot)
+    with pytest.raises(ValueError, match="taken by a built-in bot"):
+        register_bot("hard@3", RandomBot)
+    assert make_bot("greedy").__class__ is GreedyBot  # unchanged
+    register_bot("Test-Registered", RandomBot)
+    try:
+        assert isinstance(make_bot("test-registered"), RandomBot)
+    finally:
+        del BOTS["test-registered"]

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from rummykit.bots import make_bot
 from rummykit.bots.resample import RESAMPLE_PHASES, ResampleError, resample
-from rummykit.engine.actions import TakeColumn
+from rummykit.engine.actions import Meld, ResetTurn, TakeColumn
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.view import view
 from rummykit.rules.variant import all_variants
@@ -126,3 +126,50 @@ def test_a_resampled_world_plays_on() -> None:
     world = resample(view(game, game.to_move), random.Random(0))
     _play(world, 400, random.Random(1), "g")
     assert world.results, "the resampled deal was played to its end"
+
+
+def test_the_upcard_a_seat_took_is_known_to_it() -> None:
+    """Rommé turns an upcard over at the deal; the log's ``take 0`` does not name it,
+    but the taker's ``must_use`` does, so every world shows the taker that piece."""
+    found = 0
+    for seed in range(40):
+        game = Game("romme", 2, seed=seed)
+        upcard = game.faces[game.column[0]]
+        seat = game.to_move
+        if TakeColumn(0) not in game.legal_actions():
+            continue
+        game.apply(TakeColumn(0))
+        seen = view(game, seat)
+        assert seen.must_use == (upcard,)
+        for i in range(3):
+            world = resample(seen, random.Random(i))
+            assert view(world, seat) == seen
+        found += 1
+        if found == 3:
+            return
+    pytest.fail("no deal let its first seat take the upcard")
+
+
+def test_an_upcard_laid_and_taken_back_shows_in_the_pile_again() -> None:
+    """take 0, lay the upcard, reset: the upcard is back in the pile, face up, and the
+    worlds must deal that face (the laid piece was seen on the table)."""
+    for seed in range(60):
+        game = Game("romme", 2, seed=seed)
+        upcard = game.faces[game.column[0]]
+        seat = game.to_move
+        if TakeColumn(0) not in game.legal_actions():
+            continue
+        game.apply(TakeColumn(0))
+        melds = [a for a in game.legal_actions() if isinstance(a, Meld) and upcard in a.faces]
+        if not melds:
+            continue
+        game.apply(melds[0])
+        if ResetTurn() not in game.legal_actions():
+            continue
+        game.apply(ResetTurn())
+        seen = view(game, seat)
+        assert seen.column[0] == upcard
+        for i in range(3):
+            assert view(resample(seen, random.Random(i)), seat) == seen
+        return
+    pytest.fail("no deal laid the upcard and took it back")

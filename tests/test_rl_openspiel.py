@@ -208,6 +208,34 @@ def test_resample_from_infostate_keeps_the_information_state_and_varies_the_rest
     _play_random(worlds[0], np.random.RandomState(7), 20)
 
 
+def test_resample_after_taking_the_upcard_draws_new_worlds() -> None:
+    """Rommé's upcard taken with ``take 0`` (the log does not name it): the worlds are
+    real draws (the opponent's rack varies), not the fallback clone."""
+    game = ros.load("romme", players=2)
+    for seed in range(20):
+        state = game.new_initial_state()
+        rng = np.random.RandomState(seed)
+        while state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+        seat = state.current_player()
+        take = [a for a in state.legal_actions() if state.action_to_string(seat, a) == "take 0"]
+        if take:
+            break
+    else:
+        pytest.fail("no deal let its first seat take the upcard")
+    state.apply_action(take[0])
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    worlds = [state.resample_from_infostate(seat, sampler) for _ in range(4)]
+    for world in worlds:
+        assert world.information_state_string(seat) == state.information_state_string(seat)
+        assert world.legal_actions() == state.legal_actions()
+    # The clone would keep the true hidden rack; a drawn world of 13+ hidden cards
+    # matching it is vanishingly rare.
+    truth = sorted(state.deal.game.rack_faces(1 - seat))
+    assert all(sorted(w.deal.game.rack_faces(1 - seat)) != truth for w in worlds)
+
+
 def test_resample_while_dealing_keeps_the_public_maker() -> None:
     state = ros.load("basic", players=2).new_initial_state()
     state.apply_action(1)

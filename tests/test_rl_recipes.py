@@ -1,5 +1,6 @@
 """Smoke tests of the training recipes in examples/: Stable-Baselines3 + sb3-contrib's
-MaskablePPO on the flat action space, and a CleanRL-style PPO on action features.
+MaskablePPO on action slots and on the flat action space, and a CleanRL-style PPO on
+action features.
 
 A few hundred CPU steps each: they prove the recipes run end to end with the real
 libraries and update their networks, not that they learn to play well."""
@@ -31,9 +32,11 @@ def _example(name: str) -> ModuleType:
 
 def test_maskable_ppo_recipe_trains_on_the_masked_flat_space() -> None:
     recipe = _example("sb3_maskable_ppo")
-    env = recipe.make_env("basic", 2)
+    env = recipe.make_env("basic", 2, actions="flat")
     assert env.observation_space.shape == (env.table.encoder.size,)  # mask left out
-    model = recipe.train("basic", 2, steps=128, seed=0, n_steps=64, batch_size=32)
+    model = recipe.train(
+        "basic", 2, steps=128, seed=0, n_steps=64, batch_size=32, actions="flat", n_envs=1
+    )
     assert model.num_timesteps >= 128
     before = [
         p.detach().clone() for p in recipe.MaskablePPO("MlpPolicy", env, seed=0).policy.parameters()
@@ -47,6 +50,32 @@ def test_maskable_ppo_recipe_trains_on_the_masked_flat_space() -> None:
         action = int(model.predict(obs, action_masks=mask)[0])
         assert mask[action]
         obs, _r, terminated, truncated, _ = env.step(action)
+        if terminated or truncated:
+            break
+
+
+def test_maskable_ppo_recipe_trains_on_action_slots() -> None:
+    """The default recipe: K = 32 slots (Discrete(32)), whose feature rows are in the
+    observation and whose mask is action_masks(); the policy scores every slot."""
+    recipe = _example("sb3_maskable_ppo")
+    env = recipe.make_env("romme", 2)
+    assert env.action_space.n == 32
+    assert set(env.observation_space.spaces) == {"observation", "action_features"}
+    model = recipe.train("romme", 2, steps=128, seed=0, n_steps=32, batch_size=32, n_envs=2)
+    assert model.num_timesteps >= 128
+    fresh = recipe.MaskablePPO(recipe.SlotPolicy, env, seed=0)
+    # Its size does not follow romme's 141,050 flat numbers.
+    assert sum(p.numel() for p in fresh.policy.parameters()) < 300_000
+    assert any(
+        not torch.equal(a, b)
+        for a, b in zip(model.policy.parameters(), fresh.policy.parameters(), strict=True)
+    )
+    obs, _ = env.reset(seed=5)
+    for _ in range(30):
+        mask = env.action_masks()
+        row = int(model.predict(obs, action_masks=mask)[0])
+        assert mask[row]
+        obs, _r, terminated, truncated, _ = env.step(row)
         if terminated or truncated:
             break
 

@@ -25,6 +25,7 @@ __all__ = [
     "make_bot",
     "play_to_end",
     "play_turn",
+    "register_bot",
 ]
 
 
@@ -47,6 +48,8 @@ _ALIASES: dict[str, Callable[[], Bot]] = {
     **{f"expert-{level}": partial(_level, level) for level in LEVELS},
 }
 
+_BUILT_IN = frozenset([*BOTS, *_ALIASES])
+
 SEARCH_PREFIX = "hard@"
 """``hard@N``: ``hard`` with exactly ``N`` worlds a decision and no clock (reproducible
 from the seed; benchmarks and tests)."""
@@ -59,6 +62,18 @@ def _fixed_search(key: str) -> Bot | None:
     if not count.isdigit() or int(count) < 1:
         raise ValueError(f"{key!r}: hard@N needs a whole number of worlds N >= 1")
     return SearchBot(Budget(seconds=None, worlds=int(count)))
+
+
+def register_bot(name: str, factory: Callable[[], Bot]) -> None:
+    """Make :func:`make_bot` (and so tournaments) know ``name``: ``factory()`` builds one
+    seat's bot.  For bots defined outside the core, such as a trained policy
+    (``rummykit.rl.policy_bot``): the core never imports them.  A built-in name is
+    refused (ValueError); registering a name again replaces its factory.  Worker
+    processes started by fork inherit the registration."""
+    key = name.strip().lower()
+    if not key or key in _BUILT_IN or key.startswith(SEARCH_PREFIX):
+        raise ValueError(f"bot name {name!r} is empty or taken by a built-in bot")
+    BOTS[key] = factory
 
 
 def is_bot_name(name: str) -> bool:

@@ -111,11 +111,17 @@ class _World:
         probe = self.variant.deal(
             self.pieces, list(range(len(self.faces))), seen.players, seen.maker, seen.options
         )
-        column: list[Face | None] = [None] * len(probe.discard)
-        turn_start: tuple[int, list[Face | None], Counter[Face]] = (-1, [], Counter())
+        # The pile as the log tells it: a dealt face-up piece (Rommé's upcard) is named by
+        # no entry, so it stands as its position in the deal's discard pile.
+        column: list[Face | int] = list(range(len(probe.discard)))
+        turn_start: tuple[int, list[Face | int], Counter[Face]] = (-1, [], Counter())
+        dealt_taken: list[int] = []
+        """Dealt pile positions taken in the turn under way, and the named faces taken."""
+        named_taken: Counter[Face] = Counter()
         for seat, item in self.actions:
             if turn_start[0] != seat:
                 turn_start = (seat, column[:], taken[seat].copy())
+                dealt_taken, named_taken = [], Counter()
             if isinstance(item, Meld | ExchangeJoker):
                 self.uses[seat].update(item.faces)
             elif isinstance(item, Attach | Discard):
@@ -126,13 +132,29 @@ class _World:
             elif isinstance(item, ProposeSwap):
                 self.uses[seat][item.face] += 2
             elif isinstance(item, TakeColumn):
-                taken[seat].update(f for f in column[item.index :] if f is not None)
+                named = [f for f in column[item.index :] if isinstance(f, Face)]
+                taken[seat].update(named)
+                named_taken.update(named)
+                dealt_taken.extend(p for p in column[item.index :] if isinstance(p, int))
                 del column[item.index :]
             elif isinstance(item, ResetTurn):
                 column = turn_start[1][:]
                 taken[seat] = turn_start[2].copy()
+                dealt_taken, named_taken = [], Counter()
         for seat in range(seen.players):
             self.uses[seat] -= taken[seat]
+        self.dealt_pile: dict[int, Face] = {}
+        """Faces of dealt pile positions the view shows: still (or again, after a
+        ``reset``) in the pile, or taken by this seat this turn (its ``must_use`` names
+        every taken piece not yet laid)."""
+        if len(column) == len(seen.column):
+            for entry, face in zip(column, seen.column, strict=True):
+                if isinstance(entry, int):
+                    self.dealt_pile[entry] = face
+        if turn_start[0] == seen.seat == seen.to_move and dealt_taken:
+            unnamed = Counter(seen.must_use) - named_taken
+            if sum(unnamed.values()) == len(dealt_taken):
+                self.dealt_pile.update(zip(dealt_taken, sorted(unnamed.elements()), strict=True))
 
     # ------------------------------------------------------------ one attempt
 
@@ -216,6 +238,18 @@ class _World:
             if pool:
                 j = pool[rng.randrange(len(pool))]
                 order[-1], order[j] = order[j], order[-1]
+        if self.dealt_pile:
+            layout = self.variant.deal(self.pieces, order, seen.players, seen.maker, seen.options)
+            fixed = {layout.indicator, order[-1], *layout.discard}
+            for position, face in self.dealt_pile.items():
+                piece = layout.discard[position]
+                if self.faces[piece] == face:
+                    continue
+                wanted = [p for p in order if self.faces[p] == face and p not in fixed]
+                if not wanted:
+                    raise _ConflictError(f"no copy of {face} for the dealt pile")
+                i, j = order.index(piece), order.index(wanted[rng.randrange(len(wanted))])
+                order[i], order[j] = order[j], order[i]
         return self.variant.deal(self.pieces, order, seen.players, seen.maker, seen.options)
 
     # ------------------------------------------------------------ swapping

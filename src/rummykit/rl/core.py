@@ -16,7 +16,14 @@ from typing import Any, Literal, NoReturn
 import numpy as np
 import numpy.typing as npt
 
-from rummykit.engine import DealResult, Game, IllegalActionError, Phase, seat_legal_actions
+from rummykit.engine import (
+    DealResult,
+    Game,
+    IllegalActionError,
+    Phase,
+    SeatView,
+    seat_legal_actions,
+)
 from rummykit.engine.actions import Action, NextDeal
 from rummykit.model.pieces import PieceSet
 from rummykit.rl.actions import ActionCodec, action_codec
@@ -121,6 +128,7 @@ class Table:
         reward: RewardMode = "score",
         reward_scale: float = 1.0,
         max_steps_per_deal: int = DEFAULT_MAX_STEPS_PER_DEAL,
+        public_memory: bool = True,
     ) -> None:
         self.variant = find_variant(variant) if isinstance(variant, str) else variant
         self.players = self.variant.default_players if players is None else int(players)
@@ -143,6 +151,10 @@ class Table:
         self.memory = PublicMemory(self.game)
         """The public record of the current deal (observations read it); kept in step
         with ``game`` by :meth:`play` and, for a game set from outside, by replay."""
+        self.public_memory = bool(public_memory)
+        """Observations read the memory; with False its blocks are 0 and ``unseen``
+        counts every piece out of sight: the observation a bot can build from its view
+        alone (:class:`~rummykit.rl.policy_bot.PolicyBot`)."""
         # Penalty variants (lowest total wins) count a deal's points against a seat.
         self.reward_sign = -1.0 if self.game.play.match_winner == "lowest" else 1.0
         self.steps_in_deal = 0
@@ -150,6 +162,8 @@ class Table:
         self.finished = False
         self._legal_key = -1
         self._legal: dict[int, Action] = {}
+        self._view_of: tuple[Game | None, int, int] = (None, -1, -1)
+        self._view: SeatView | None = None
 
     # ------------------------------------------------------------------ episode
 
@@ -193,10 +207,22 @@ class Table:
             mask[list(self.legal())] = 1
         return mask
 
+    def seat_view(self, seat: int) -> SeatView:
+        """:func:`~rummykit.rl.observation.seat_view` of ``seat`` now, built once per
+        state (the observation and the feature rows of one step share it)."""
+        game = self.game
+        view_of = (game, len(game.log), seat)
+        if self._view is None or self._view_of[0] is not game or self._view_of[1:] != view_of[1:]:
+            self._view = seat_view(game, seat)
+            self._view_of = view_of
+        return self._view
+
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
         """The observation vector of ``seat``: built from its view and the public memory."""
+        if not self.public_memory:
+            return self.encoder.encode(self.seat_view(seat))
         self.memory.sync(self.game)
-        return self.encoder.encode(seat_view(self.game, seat), self.memory)
+        return self.encoder.encode(self.seat_view(seat), self.memory)
 
     def play(self, action: Any) -> StepOutcome:
         """Apply action number ``action`` for the seat to move.
@@ -212,7 +238,8 @@ class Table:
         game = self.game
         deals = len(game.results)
         game.apply(chosen)
-        self.memory.sync(game)
+        if self.public_memory:
+            self.memory.sync(game)
         self.steps_in_deal += 1
         deal = game.results[-1] if len(game.results) > deals else None
         if deal is not None:
@@ -222,7 +249,8 @@ class Table:
             elif game.phase is Phase.DEAL_END:
                 # Starting the next deal is no one's decision: the environment plays it.
                 game.apply(NextDeal())
-                self.memory.sync(game)
+                if self.public_memory:
+                    self.memory.sync(game)
         elif self.steps_in_deal >= self.max_steps_per_deal:
             self.truncated = True
         return StepOutcome(deal, self.finished, self.truncated)

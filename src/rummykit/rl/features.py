@@ -75,7 +75,6 @@ from rummykit.engine.actions import (
 )
 from rummykit.model.pieces import JOKER_KIND, Face, PieceSet
 from rummykit.rl.core import InvalidActionError, Table
-from rummykit.rl.observation import seat_view
 from rummykit.rules.options import OptionError
 from rummykit.rules.variant import Variant
 
@@ -373,7 +372,7 @@ class LegalRows:
         if rows:
             legal = self.table.legal()
             out[: len(rows)] = self.encoder.encode(
-                seat_view(self.table.game, seat), [legal[n] for n in rows]
+                self.table.seat_view(seat), [legal[n] for n in rows]
             )
         return out
 

@@ -108,6 +108,7 @@ class RummyGymEnv(gymnasium.Env[Any, np.int64]):
         reward: RewardMode = "score",
         reward_scale: float = 1.0,
         max_steps_per_deal: int = DEFAULT_MAX_STEPS_PER_DEAL,
+        public_memory: bool = True,
         **options: Any,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -125,6 +126,7 @@ class RummyGymEnv(gymnasium.Env[Any, np.int64]):
             reward=reward,
             reward_scale=reward_scale,
             max_steps_per_deal=max_steps_per_deal,
+            public_memory=public_memory,
         )
         n = self.table.players
         if learner_seat is not None and not 0 <= learner_seat < n:

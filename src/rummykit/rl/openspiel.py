@@ -455,9 +455,9 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
         try:
             world = resample(view(deal.game, player_id), random.Random(seed))
         except ResampleError:
-            # bots.resample finds no world for a few views (romme after taking the
-            # upcard: the view does not name it).  This state itself is consistent
-            # with the information state, so it is the fallback sample.
+            # bots.resample can exhaust its retries on rare views (four seats with
+            # announced and swapped doubles).  This state itself is consistent with
+            # the information state, so it is the fallback sample.
             return self.clone()  # type: ignore[no-any-return]
         new.deal.maker = deal.maker
         new.deal.game = world

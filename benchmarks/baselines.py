@@ -1,0 +1,212 @@
+"""RL baselines: train the CleanRL-style PPO recipe, then rate it in the tournament.
+
+    python benchmarks/baselines.py train remi_ro --minutes 13 --seed 1
+    python benchmarks/baselines.py tournament remi_ro --deals 1000 --against random greedy medium
+
+``train`` runs ``examples/cleanrl_ppo.py`` (2 seats, against ``random`` bots,
+``action_space="features"``, ``public_memory=False`` so that the policy needs nothing
+but a seat's view) for a wall-time budget and writes, under ``docs/baselines/``:
+``<variant>.pt`` (the network's weights and its arguments), ``<variant>_curve.json``
+(steps, episode return per training episode) and ``<variant>_curve.png`` (the learning
+curve).  ``tournament`` loads the weights, registers the policy as the bot ``ppo``
+(:class:`rummykit.rl.policy_bot.PolicyBot`, sampling from its softmax with a fixed
+seed) and plays :mod:`rummykit.bots.tournament` duplicate deals against each
+opponent, printing deals won and the mean score difference with its 95 % interval.
+Needs the ``learn`` extra (torch) and matplotlib for the PNG.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import asdict, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from rich.progress import Progress
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "examples"))
+import cleanrl_ppo  # noqa: E402  (examples/cleanrl_ppo.py)
+
+from rummykit import bots, rl  # noqa: E402
+from rummykit.bots.tournament import (  # noqa: E402
+    DealOutcome,
+    Standings,
+    TournamentSpec,
+    load_log,
+    open_log,
+    run_deals,
+)
+from rummykit.rl.policy_bot import PolicyBot  # noqa: E402
+from rummykit.rules import find_variant  # noqa: E402
+
+OUT = ROOT / "docs" / "baselines"
+
+
+def train(variant: str, minutes: float, seed: int) -> None:
+    args = cleanrl_ppo.Args(
+        variant=variant,
+        players=2,
+        seed=seed,
+        total_timesteps=10_000_000,
+        minutes=minutes,
+        public_memory=False,
+        eval_deals=0,
+    )
+    curve: list[tuple[int, float]] = []
+    start = time.perf_counter()
+    agent, figures = cleanrl_ppo.train(args, lambda steps, ret: curve.append((steps, ret)))
+    wall = time.perf_counter() - start
+    OUT.mkdir(parents=True, exist_ok=True)
+    torch.save({"args": asdict(args), "state_dict": agent.state_dict()}, OUT / f"{variant}.pt")
+    record = {
+        "variant": variant,
+        "seed": seed,
+        "minutes": minutes,
+        "wall_seconds": round(wall, 1),
+        "steps": figures["steps"],
+        "episodes": len(curve),
+        "curve": curve,
+    }
+    (OUT / f"{variant}_curve.json").write_text(json.dumps(record))
+    plot(variant, curve)
+    print(
+        f"{variant}: {figures['steps']:.0f} steps, {len(curve)} episodes in {wall:.0f} s wall; "
+        f"weights in {OUT / (variant + '.pt')}"
+    )
+
+
+def plot(variant: str, curve: list[tuple[int, float]]) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    steps = np.array([s for s, _ in curve])
+    returns = np.array([r for _, r in curve]) * 100  # back to game points (scale 0.01)
+    window = max(1, min(200, len(returns) // 10))
+    smooth = np.convolve(returns, np.ones(window) / window, mode="valid")
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.plot(steps, returns, ".", markersize=2, alpha=0.25, label="episode")
+    ax.plot(steps[window - 1 :], smooth, label=f"mean of {window} episodes")
+    ax.axhline(0, color="grey", linewidth=0.5)
+    ax.set_xlabel("learner steps")
+    ax.set_ylabel("deal reward (relative, game points)")
+    ax.set_title(f"PPO on {variant} (2 seats) vs random")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(OUT / f"{variant}_curve.png", dpi=80)
+    plt.close(fig)
+
+
+def load_policy(variant: str, seed: int) -> PolicyBot:
+    saved = torch.load(OUT / f"{variant}.pt", weights_only=True)
+    known = {f.name for f in fields(cleanrl_ppo.Args)}
+    args = cleanrl_ppo.Args(**{k: v for k, v in saved["args"].items() if k in known})
+    env = cleanrl_ppo.make_env(args)
+    features = env.features
+    assert features is not None
+    obs_size = env.observation_space["observation"].shape[0]  # type: ignore[index]
+    agent = cleanrl_ppo.Agent(obs_size, features.size, args.hidden)
+    agent.load_state_dict(saved["state_dict"])
+    agent.eval()
+    # Inference in NumPy (the same weights and arithmetic as Agent.act): torch's per-call
+    # overhead dominates a one-state forward pass.
+    w = {k: v.numpy().astype(np.float64) for k, v in agent.state_dict().items()}
+    rng = np.random.default_rng(seed)
+
+    def policy(observation: np.ndarray, rows: np.ndarray) -> int:
+        state = np.tanh(
+            w["state.2.weight"] @ np.tanh(w["state.0.weight"] @ observation + w["state.0.bias"])
+            + w["state.2.bias"]
+        )
+        row = np.tanh(rows @ w["row.0.weight"].T + w["row.0.bias"])
+        joined = np.concatenate([np.broadcast_to(state, (len(rows), len(state))), row], axis=1)
+        hidden = np.tanh(joined @ w["score.0.weight"].T + w["score.0.bias"])
+        logits = hidden @ w["score.2.weight"][0] + w["score.2.bias"][0]
+        p = np.exp(logits - logits.max())
+        # Sampled, as in training (an argmax can loop on take/reset).
+        return int(rng.choice(len(p), p=p / p.sum()))
+
+    return PolicyBot(policy, name=f"ppo-{variant}", max_rows=args.max_legal_actions)
+
+
+def log_path(variant: str, opponent: str) -> Path:
+    return OUT / f"{variant}_vs_{opponent}.jsonl"
+
+
+def spec_for(variant: str, opponent: str, seed: int) -> TournamentSpec:
+    options: dict[str, Any] = rl.episode_options(find_variant(variant), {})
+    return TournamentSpec(variant, ("ppo", opponent), options, seed=seed)
+
+
+def tournament(variant: str, deals: int, against: list[str], seed: int, jobs: int) -> None:
+    """Play the deals missing from each opponent's log (resumable, like the CLI's --log)."""
+    bot = load_policy(variant, seed)
+    bots.register_bot("ppo", lambda: bot)
+    for opponent in against:
+        spec = spec_for(variant, opponent, seed)
+        path = log_path(variant, opponent)
+        done = {o.index for o in load_log(path, spec)}
+        todo = [i for i in range(deals) if i not in done]
+        with open_log(path, spec) as handle, Progress(transient=True) as progress:
+            task = progress.add_task(f"{variant}: ppo vs {opponent}", total=len(todo))
+
+            def write(outcome: DealOutcome, handle: Any = handle, task: Any = task) -> None:
+                handle.write(json.dumps(outcome.to_json()) + "\n")
+                handle.flush()
+                progress.advance(task)
+
+            run_deals(spec, todo, jobs=jobs, on_deal=write)
+    report(variant, against, seed)
+
+
+def report(variant: str, against: list[str], seed: int) -> None:
+    """Deals won and the mean score difference (95 % interval) from the logs."""
+    for opponent in against:
+        spec = spec_for(variant, opponent, seed)
+        outcomes = load_log(log_path(variant, opponent), spec)
+        standings = Standings(list(spec.labels()))
+        standings.extend(outcomes)
+        for r in standings.table():
+            if r.label == "ppo":
+                low, high = r.ci95
+                print(
+                    f"| {variant} | {opponent} | {len(outcomes)} | {r.deals_won:g} "
+                    f"| {r.mean_diff:+.1f} | [{low:+.1f}, {high:+.1f}] |"
+                )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    t = sub.add_parser("train", help="train and write weights, curve and PNG")
+    t.add_argument("variant")
+    t.add_argument("--minutes", type=float, default=13.0, help="wall-time budget")
+    t.add_argument("--seed", type=int, default=1)
+    m = sub.add_parser("tournament", help="duplicate deals against bots")
+    m.add_argument("variant")
+    m.add_argument("--deals", type=int, default=1000)
+    m.add_argument("--against", nargs="+", default=["random", "greedy", "medium"])
+    m.add_argument("--seed", type=int, default=0)
+    m.add_argument("--jobs", type=int, default=1)
+    r = sub.add_parser("report", help="the standings so far, from the logs")
+    r.add_argument("variant")
+    r.add_argument("--against", nargs="+", default=["random", "greedy", "medium"])
+    r.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    if args.command == "train":
+        train(args.variant, args.minutes, args.seed)
+    elif args.command == "tournament":
+        tournament(args.variant, args.deals, args.against, args.seed, args.jobs)
+    else:
+        report(args.variant, args.against, args.seed)
+
+
+if __name__ == "__main__":
+    main()
