@@ -75,6 +75,11 @@ events_t = sa.Table(
     sa.UniqueConstraint("code", "seat", "action_id", name="uq_rk_events_seat_action_id"),
 )
 _INSERT_EVENT = events_t.insert()
+_SET_VERSION = (
+    tables_t.update()
+    .where(tables_t.c.code == sa.bindparam("k"))
+    .values(version=sa.bindparam("v"), turn_start=sa.bindparam("ts"))
+)
 # The next event and the table's version in one statement (PostgreSQL): the UPDATE locks
 # the row and matches only if no other process wrote since; the INSERT then takes the
 # one row it returned (or none).
@@ -365,9 +370,13 @@ class Store:
             "created": time.time(),
         }
         with self._conn(conn) as conn:
-            # One statement built once: this runs for every action of every table.
+            # Statements built once: this runs for every action of every table.
             conn.execute(_INSERT_EVENT, row)
-            if header:
+            if header.keys() == {"version", "turn_start"}:
+                conn.execute(
+                    _SET_VERSION, {"k": code, "v": header["version"], "ts": header["turn_start"]}
+                )
+            elif header:
                 conn.execute(tables_t.update().where(tables_t.c.code == code).values(**header))
 
     def append_event_if_current(
