@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -339,6 +340,10 @@ def main() -> None:
         help="PostgreSQL server for --redis-url runs (a fresh schema is made in it)",
     )
     args = parser.parse_args()
+    # The swarm holds 2,000 sockets' state: default collector thresholds would pause it
+    # for hundreds of ms at a time (the servers tune theirs the same way).
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
     if not 0 <= args.spread <= 1:
         parser.error("--spread must be between 0 and 1")
     if args.processes > 1 and args.redis_url is None:

@@ -37,7 +37,7 @@ def run(
     process must be the only one on its database (``DatabaseBusyError`` otherwise)."""
     import uvicorn
 
-    from rummykit.server.config import claim_database, log_config
+    from rummykit.server.config import claim_database, log_config, tune_gc
 
     if config is None:
         config = ServeConfig(database_url=database_url)
@@ -73,6 +73,7 @@ def run(
             )
         else:
             app = config.create_app()
+        tune_gc()
         uvicorn.run(app, **options)
     finally:
         if held is not None:
