@@ -181,9 +181,8 @@ checked) and does not count: greedy bots can keep taking the discard instead of
 drawing, so a deal may never reach the end of the stock."""
 
 
-def play_scanned(lobby: Lobby, variant: str, rng: random.Random, probes: bool) -> int:
-    """Play one bot game, checking every frame; the frames checked (negative when the
-    game was abandoned)."""
+def bot_table(lobby: Lobby, variant: str, seed: int) -> Table:
+    """A one-deal table of ``variant`` with greedy bots in its fewest seats."""
     players = find_variant(variant).min_players
     table, _, _ = lobby.create(
         variant=variant,
@@ -191,8 +190,16 @@ def play_scanned(lobby: Lobby, variant: str, rng: random.Random, probes: bool) -
         options=one_deal(variant),
         bots=dict.fromkeys(range(players), "greedy"),
         name="",
-        seed=rng.randrange(10**17, 10**18),
+        seed=seed,
     )
+    return table
+
+
+def play_scanned(lobby: Lobby, variant: str, rng: random.Random, probes: bool) -> int:
+    """Play one bot game, checking every frame; the frames checked (negative when the
+    game was abandoned)."""
+    table = bot_table(lobby, variant, rng.randrange(10**17, 10**18))
+    players = table.row.players
     table.rng = random.Random(rng.random())
     frames = 0
     recipients: list[int | None] = [None, *range(players)]
@@ -238,16 +245,8 @@ def test_canary_scan_no_frame_names_a_hidden_piece_the_seed_or_the_stock(variant
 def test_every_state_frame_is_valid_against_the_schema(variant: str) -> None:
     """Frames are built without validation (speed): each must still be exactly what
     validating it through the schema gives back."""
-    lobby = Lobby(None)
-    players = find_variant(variant).min_players
-    table, _, _ = lobby.create(
-        variant=variant,
-        players=players,
-        options=one_deal(variant),
-        bots=dict.fromkeys(range(players), "greedy"),
-        name="",
-        seed=7,
-    )
+    table = bot_table(Lobby(None), variant, 7)
+    players = table.row.players
     table.rng = random.Random(7)
     for _ in range(MAX_GAME_ACTIONS):
         for seat in [None, *range(players)]:

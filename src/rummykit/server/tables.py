@@ -718,15 +718,7 @@ class Table:
         if self.row.status == "finished" or self.game.is_over:
             raise ProtocolError("illegal_action", "the game is over")
         if self.between_deals() and self.row.seats[seat].kind == "human":
-            if state_id != self.event_id:
-                raise ProtocolError(
-                    "stale_state",
-                    f"the action was built on state {state_id}; the state is now {self.event_id}",
-                )
-            try:
-                asked = parse_action(text, self.game.pieces.material)
-            except ValueError as exc:
-                raise ProtocolError("malformed", f"cannot read the action: {exc}") from None
+            asked = self._read_current(state_id, text)
             if not isinstance(asked, NextDeal):
                 raise ProtocolError(
                     "illegal_action", "the deal has ended: only 'next' (ask for the next deal)"
@@ -734,20 +726,25 @@ class Table:
             return asked
         if self.game.to_move != seat:
             raise ProtocolError("not_your_turn", f"P{self.game.to_move + 1} is to move")
+        action = self._read_current(state_id, text)
+        try:
+            self.game.verify(action)
+        except IllegalActionError as exc:
+            raise ProtocolError("illegal_action", str(exc), explain(exc)) from None
+        return action
+
+    def _read_current(self, state_id: int, text: str) -> Action:
+        """``text`` read as an action built on the current state (else ``stale_state``,
+        or ``malformed`` when it is no action)."""
         if state_id != self.event_id:
             raise ProtocolError(
                 "stale_state",
                 f"the action was built on state {state_id}; the state is now {self.event_id}",
             )
         try:
-            action = parse_action(text, self.game.pieces.material)
+            return parse_action(text, self.game.pieces.material)
         except ValueError as exc:
             raise ProtocolError("malformed", f"cannot read the action: {exc}") from None
-        try:
-            self.game.verify(action)
-        except IllegalActionError as exc:
-            raise ProtocolError("illegal_action", str(exc), explain(exc)) from None
-        return action
 
     def _append(
         self, conn: Connection | None, seat: int, action: Action, action_id: str | None
