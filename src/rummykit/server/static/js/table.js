@@ -528,7 +528,9 @@ function pulsePile() {
   const verb = String(last.text).split(" ")[0];
   const target = verb === "draw" ? $("stock") : verb === "take" ? $("column-box") : null;
   if (!target) return;
-  target.classList.remove("pulled");
+  // Only the pile of the latest move is marked: a draw, then a take, marks the pile.
+  $("stock").classList.remove("pulled");
+  $("column-box").classList.remove("pulled");
   void target.offsetWidth; // restart the animation
   target.classList.add("pulled");
 }
