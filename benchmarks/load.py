@@ -341,9 +341,11 @@ def main() -> None:
     )
     args = parser.parse_args()
     # The swarm holds 2,000 sockets' state: default collector thresholds would pause it
-    # for hundreds of ms at a time (the servers tune theirs the same way).
+    # for hundreds of ms at a time (tuned as the servers tune theirs).
+    from rummykit.server.config import GC_THRESHOLDS
+
     gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
+    gc.set_threshold(*GC_THRESHOLDS)
     if not 0 <= args.spread <= 1:
         parser.error("--spread must be between 0 and 1")
     if args.processes > 1 and args.redis_url is None:
