@@ -30,6 +30,7 @@ def test_ruff_is_clean() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.heavy
 def test_mypy_strict_is_clean() -> None:
     result = subprocess.run(
         [_tool("mypy"), "--strict", "src/rummykit"],

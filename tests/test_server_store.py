@@ -201,6 +201,7 @@ def _act(server: LiveServer, code: str, token: str, acked: dict[str, tuple[int, 
         return
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_sigkill_loses_no_acknowledged_action_and_every_table_resumes(
     backend: str, tmp_path: Path

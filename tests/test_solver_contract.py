@@ -119,6 +119,7 @@ def face_of(kind: int) -> Face:
     return Face.joker(TILES) if kind == JOKER_KIND else Face.of(TILES, kind // 13, kind % 13 + 1)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("strict", [True, False])
 def test_contracts_match_integer_program(strict: bool) -> None:
     """1,000 racks near every contract family (RULES §9.13), jokers included (A-61)."""
@@ -139,6 +140,7 @@ def test_contracts_match_integer_program(strict: bool) -> None:
     assert set(values) == {0, 500, 700, 1000, 1200, 1300, 1500}
 
 
+@pytest.mark.heavy
 def test_closing_discard_matches_integer_program() -> None:
     """15 tiles: the best contract over every discard, on 40 racks."""
     rng = random.Random(41)
@@ -162,6 +164,7 @@ def test_closing_discard_matches_integer_program() -> None:
     assert mismatches == []
 
 
+@pytest.mark.heavy
 def test_remmi_board_game_matches_integer_program() -> None:
     """RULES §10.10 (8B): 14 tiles in formations with a Kunst and a Laufend; 1,000 racks."""
     remmi = find_variant("remmi_de")

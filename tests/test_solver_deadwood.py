@@ -45,6 +45,7 @@ def test_options_select_the_meld_rules() -> None:
     assert least_deadwood(hand, romme, rules=loose).points == 0
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
 def test_matches_integer_program(family: Family) -> None:
     """Least deadwood on 1,000 seeded hands per registered rule family."""
