@@ -305,6 +305,52 @@ def _seats(store: Store, code: str) -> list[tuple[str, str | None]]:
     return [(s.kind, s.token_hash) for s in loaded[0].seats]
 
 
+def test_a_process_alone_on_its_store_stores_an_action_without_the_lock(
+    url: str, stores: list[Store], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One process on its store (not shared): an action is checked against memory and
+    stored with the version in one transaction, without the table's lock; a failed
+    write refuses the action and changes nothing, in memory or stored."""
+    store = Store(url)
+    stores.append(store)
+    table, seat, _ = Lobby(store).create(
+        variant="remi_ro", players=2, options={"match_deals": 1}, bots={1: "greedy"}, name="Ana"
+    )
+    assert table.status == "playing"
+
+    def no_lock(code: str) -> None:
+        raise AssertionError("a process alone on its store needs no lock")
+
+    def to_move() -> int:
+        while (bot := table.bot_to_move()) is not None:
+            table.play_for(bot)
+        assert table.game.to_move == seat
+        return seat
+
+    mover = to_move()
+    monkeypatch.setattr(store, "locked", no_lock)
+    version, event_id = table.version, table.event_id
+    table.submit(mover, "alone-1", event_id, table.legal_for(mover)[0])
+    monkeypatch.undo()
+    assert (table.version, table.event_id) == (version + 1, event_id + 1)
+    loaded = store.load_table(table.code)
+    assert loaded is not None and loaded[0].version == table.version
+    assert loaded[1][-1].action_id == "alone-1" and loaded[1][-1].seq == table.event_id
+    # A database failure (a trigger on the version's update): refused, nothing changed.
+    mover = to_move()
+    version, event_id, log = table.version, table.event_id, list(table.game.log)
+    _fail_updates_of(store, "rk_tables")
+    with pytest.raises(sa.exc.DBAPIError, match="injected failure"):
+        table.submit(mover, "alone-2", event_id, table.legal_for(mover)[0])
+    assert (table.version, table.event_id, table.game.log) == (version, event_id, log)
+    loaded = store.load_table(table.code)
+    assert loaded is not None and loaded[0].version == version
+    assert [e.seq for e in loaded[1]][-1] == event_id
+    _heal(store, "rk_tables")
+    table.submit(mover, "alone-2", event_id, table.legal_for(mover)[0])
+    assert table.event_id == event_id + 1
+
+
 @pytest.mark.parametrize("failing", ["rk_seats", "rk_tables"])
 def test_a_failed_write_during_sit_changes_nothing(
     url: str, stores: list[Store], failing: str

@@ -7,6 +7,7 @@ created and upgraded by the Alembic migrations shipped in this package.
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
@@ -89,6 +90,13 @@ _APPEND_IF_CURRENT = sa.text(
     "INSERT INTO rk_events (code, seq, seat, action, action_id, created) "
     "SELECT code, :seq, :seat, :action, :action_id, :created FROM up"
 )
+
+# A single writer's next event and version on SQLite, handed straight to the driver: for
+# two small statements SQLAlchemy's per-statement work cost more than SQLite's commit.
+_SQLITE_INSERT_EVENT = (
+    "INSERT INTO rk_events (code, seq, seat, action, action_id, created) VALUES (?, ?, ?, ?, ?, ?)"
+)
+_SQLITE_SET_VERSION = "UPDATE rk_tables SET version = ?, turn_start = ? WHERE code = ?"
 
 chat_t = sa.Table(
     "rk_chat",
@@ -378,6 +386,38 @@ class Store:
                 )
             elif header:
                 conn.execute(tables_t.update().where(tables_t.c.code == code).values(**header))
+
+    def append_event_alone(
+        self, code: str, event: EventRow, *, version: int, turn_start: float
+    ) -> None:
+        """Append ``event`` and set the table's version and turn start in one
+        transaction, for a store only this process writes (not :attr:`shared`: its
+        memory is the truth, so no row lock or version check is needed).  On SQLite the
+        statements go to the driver directly; a failure raises SQLAlchemy's error for
+        it and stores nothing."""
+        if self.shared:
+            raise RuntimeError("a shared store appends under the table's lock")
+        if self.dialect != "sqlite":
+            self.append_event(code, event, version=version, turn_start=turn_start)
+            return
+        raw = self.engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            row = (code, event.seq, event.seat, event.action, event.action_id, time.time())
+            try:
+                cursor.execute("BEGIN")
+                cursor.execute(_SQLITE_INSERT_EVENT, row)
+                cursor.execute(_SQLITE_SET_VERSION, (version, turn_start, code))
+                raw.commit()
+            except sqlite3.Error as exc:
+                raw.rollback()
+                raise sa.exc.DBAPIError.instance(
+                    _SQLITE_INSERT_EVENT, row, exc, sqlite3.Error
+                ) from exc
+            finally:
+                cursor.close()
+        finally:
+            raw.close()  # back to the pool
 
     def append_event_if_current(
         self, code: str, event: EventRow, *, expected: int, turn_start: float

@@ -649,8 +649,8 @@ class Table:
         """Check and apply a client's action; raise :class:`ProtocolError` if rejected.
 
         Action ids are per seat: an id another seat used is as unknown as any other."""
-        if self.store is not None and self.store.shared:
-            fast = self._submit_if_current(seat, action_id, state_id, text)
+        if self.store is not None:
+            fast = self._submit_fast(seat, action_id, state_id, text)
             if fast is not None:
                 return fast
         with self._locked() as conn:
@@ -675,14 +675,16 @@ class Table:
             return Applied(self.event_id, header=True)
         return Applied(self._apply(seat, action, action_id, now))
 
-    def _submit_if_current(
+    def _submit_fast(
         self, seat: int | None, action_id: str, state_id: int, text: str
     ) -> Applied | None:
-        """The common case with many processes, in one round trip: check the action
-        against this copy and store it only if no other process changed the table since
-        (:meth:`Store.append_event_if_current`).  None: the copy may be behind (the
-        action was refused by it, or another process wrote first), so the caller takes
-        the table's lock, catches up and decides again."""
+        """The common case, in one round trip without the table's lock: check the action
+        against this copy and store it.  With many processes it is stored only if no
+        other process changed the table since (:meth:`Store.append_event_if_current`);
+        a process alone on its store stores it at once (:meth:`Store.append_event_alone`).
+        None: the copy may be behind (the action was refused by it, or another process
+        wrote first), or the action touches the header, so the caller takes the table's
+        lock, catches up and decides again."""
         assert self.store is not None
         try:
             action = self._check(seat, action_id, state_id, text)
@@ -697,7 +699,11 @@ class Table:
         assert seat is not None
         now = time.time()
         event = EventRow(self.event_id + 1, seat, str(action), action_id)
-        if not self.store.append_event_if_current(
+        if not self.store.shared:
+            self.store.append_event_alone(
+                self.code, event, version=self.version + 1, turn_start=now
+            )
+        elif not self.store.append_event_if_current(
             self.code, event, expected=self.version, turn_start=now
         ):
             return None
