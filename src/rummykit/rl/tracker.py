@@ -64,7 +64,7 @@ class _TableState:
     def __init__(
         self,
         table: tuple[Formation, ...],
-        counts: Ints,
+        counts: list[int],
         block: Floats,
         formations: Floats,
         owner_at: Ints,
@@ -82,18 +82,27 @@ class _TableState:
         """The owner one-hot of each formation, relative to ``me``."""
         positions = self.rotated.get((me, n))
         if positions is None:
-            positions = self.rotated[(me, n)] = (self.owner_at + (self.owners - me) % n).astype(
-                np.intp
-            )
+            rotated = self.owner_at + (self.owners - me) % n
+            positions = self.rotated[(me, n)] = rotated.astype(np.intp)
         return positions
 
 
+_ZEROS = [0] * KINDS
+_KIND_RANGE = range(KINDS)
+_DOUBLE_AT = {name: i for i, name in enumerate(_DOUBLES)}
+
+
 class _Seat:
-    """One observer's vector and the state each of its blocks was written from."""
+    """One observer's vector and the state each of its blocks was written from.
+
+    Counts are Python lists per face kind: a step changes a few entries, which are
+    found by comparing lists and written to the vector in one assignment."""
 
     __slots__ = (
         "column",
         "column_counts",
+        "depth",
+        "extra",
         "face_up",
         "fval",
         "last_discard",
@@ -103,8 +112,9 @@ class _Seat:
         "ones",
         "rack",
         "rack_counts",
-        "seen_extra",
         "table",
+        "top",
+        "unseen",
         "vector",
     )
 
@@ -113,18 +123,21 @@ class _Seat:
         self.ones: list[int] = []
         self.fval: list[Any] = []
         self.rack: tuple[int, ...] | None = None
-        self.rack_counts: Ints = _NO_INTS
+        self.rack_counts = _ZEROS
         self.must_use: list[int] = []
         self.column: tuple[int, ...] | None = None
-        self.column_counts: Ints = _NO_INTS
+        self.column_counts = _ZEROS
+        self.top = -1
+        self.depth: dict[int, int] = {}
         self.table: _TableState | None = None
         self.memory: PublicMemory | None = None
         self.memory_version = -1
         self.last_discard: list[int] = []
+        self.extra = _ZEROS
+        """Pieces of each kind the memory knows in the other hands."""
         self.face_up = -1
         """The kind of a face-up indicator still in the stock (counted seen), or -1."""
-        self.seen_extra: Ints = _NO_INTS
-        """Pieces known in the other hands (memory), plus a face-up indicator in the stock."""
+        self.unseen = [-1] * KINDS  # nothing written yet: every entry differs
 
 
 class ObservationTracker:
@@ -142,21 +155,25 @@ class ObservationTracker:
         e = encoder
         self._seats: dict[tuple[int, int], _Seat] = {}
         self._faces: tuple[Face, ...] | None = None
-        self._kinds: Ints = np.zeros(0, dtype=np.int64)
         self._kind_list: list[int] = []
-        self._fixed: dict[int, Positions] = {}
+        self._fixed: dict[int, list[int]] = {}
         self._memory_positions: dict[tuple[int, int], Positions] = {}
         self._memory_of: PublicMemory | None = None  # held, so identity stays meaningful
         self._memory_version = -1
         self._memory_scaled: Floats = np.zeros(0, dtype=np.float32)
-        self._memory_known_total: Ints = _NO_INTS
+        self._memory_known: list[list[int]] = []
+        self._memory_known_total: list[int] = []
         self._table_state: _TableState | None = None
         self._rows: dict[int, tuple[Formation, list[int], list[int], list[float], int]] = {}
-        # column, column_top and column_depth are adjacent: one slice of 3 x KINDS.
-        assert e._column_top_at == e._column_at + KINDS
-        assert e._column_depth_at == e._column_top_at + KINDS
+        self._copies: list[int] = e._copies_array.tolist()
+        # Python floats equal to the float32 inverses: c * inverse in double precision is
+        # exact, so storing it as float32 rounds exactly as numpy's float32 product.
+        self._inverse: list[float] = e._inverse_array.tolist()
+        self._rack_at = e._rack_at
+        self._unseen_at = e._unseen_at
         self._column_at = e._column_at
-        self._column_stop = e._column_at + 3 * KINDS
+        self._top_at = e._column_top_at
+        self._depth_at = e._column_depth_at
         self._formations_at = e.block("formations").start
         self._formations_stop = e.block("formations").stop
         self._last_at = e._last_discard_at
@@ -174,7 +191,6 @@ class ObservationTracker:
     def _set_faces(self, faces: tuple[Face, ...]) -> None:
         self._faces = faces
         self._kind_list = [f.kind for f in faces]
-        self._kinds = np.array(self._kind_list, dtype=np.int64)
 
     def _row(
         self, formation: Formation, game: Game
@@ -209,8 +225,7 @@ class ObservationTracker:
         fval: list[float] = []
         owner_at: list[int] = []
         owners: list[int] = []
-        shown = table[: e.max_formations]
-        for f in shown:
+        for f in table[: e.max_formations]:
             _f, ones, positions, values, at = self._row(f, game)
             idx += ones
             fidx += positions
@@ -225,7 +240,7 @@ class ObservationTracker:
             formations[np.subtract(fidx, start)] = fval
         state = self._table_state = _TableState(
             tuple(table),
-            table_counts,
+            table_counts.tolist(),
             np.multiply(table_counts, e._inverse_array, dtype=np.float32),
             formations,
             np.array(owner_at, dtype=np.int64),
@@ -233,18 +248,21 @@ class ObservationTracker:
         )
         return state
 
-    def _memory(self, memory: PublicMemory) -> tuple[Floats, Ints]:
-        """The memory's counts scaled and clipped (absolute seats) and the pieces of each
-        kind known in all hands, rebuilt when the memory changed."""
+    def _memory(self, memory: PublicMemory) -> Floats:
+        """The memory's counts scaled and clipped (absolute seats), rebuilt when the
+        memory changed; the ``known`` counts as lists alongside."""
         if memory is not self._memory_of or memory.version != self._memory_version:
-            scaled = np.multiply(memory.counts, self.encoder._inverse_array, dtype=np.float32)
+            counts = memory.counts
+            scaled = np.multiply(counts, self.encoder._inverse_array, dtype=np.float32)
             np.minimum(scaled, 1.0, out=scaled)
             np.maximum(scaled, -1.0, out=scaled)
             self._memory_scaled = scaled.ravel()
-            self._memory_known_total = memory.counts[0].sum(axis=0)
+            known = counts[0]
+            self._memory_known = known.tolist()
+            self._memory_known_total = known.sum(axis=0).tolist()
             self._memory_of = memory
             self._memory_version = memory.version
-        return self._memory_scaled, self._memory_known_total
+        return self._memory_scaled
 
     def _memory_at(self, me: int, n: int) -> Positions:
         """Where each entry of the memory's (block, absolute seat, kind) counts goes in
@@ -273,13 +291,18 @@ class ObservationTracker:
         if game.faces is not self._faces:
             self._set_faces(game.faces)
         kind_of = self._kind_list
+        inverse = self._inverse
         n = game.players
         me = seat
         slot = self._seats.get((me, n))
         if slot is None:
             slot = self._seats[(me, n)] = _Seat(e.size)
         out = slot.vector
-        seen_changed = False
+        # Entries that changed, written in one assignment at the end.
+        pos: list[int] = []
+        val: list[float] = []
+        # Kinds whose ``unseen`` entry may have changed (all of them for a new slot).
+        dirty: set[int] = set(range(KINDS)) if slot.rack is None else set()
         phase = game.phase
         to_move = game.to_move
         own_turn = to_move == me and phase in _OWN_TURN
@@ -288,17 +311,28 @@ class ObservationTracker:
         rack = game.racks[me]
         key = tuple(rack)
         if key != slot.rack:
-            counts = np.bincount(self._kinds[rack], minlength=KINDS) if rack else _NO_INTS
+            counts = slot.rack_counts[:]
+            changed = _moved(slot.rack or (), key, kind_of, counts)
+            at = self._rack_at
+            for k in changed:
+                pos.append(at + k)
+                val.append(counts[k] * inverse[k])
+            dirty |= changed
             slot.rack_counts = counts
-            at = e._rack_at
-            out[at : at + KINDS] = np.multiply(counts, e._inverse_array, dtype=np.float32)
             slot.rack = key
-            seen_changed = True
         must = [kind_of[p] for p in turn.must_use if p in rack] if own_turn else []
         if must != slot.must_use:
+            counts = [0] * KINDS
+            for k in must:
+                counts[k] += 1
+            old = [0] * KINDS
+            for k in slot.must_use:
+                old[k] += 1
             at = e._must_use_at
-            counts = np.bincount(must, minlength=KINDS) if must else _NO_INTS
-            out[at : at + KINDS] = np.multiply(counts, e._inverse_array, dtype=np.float32)
+            for k in range(KINDS):
+                if old[k] != counts[k]:
+                    pos.append(at + k)
+                    val.append(counts[k] * inverse[k])
             slot.must_use = must
         # The discard pile as this seat sees it (RULES §6.6: a card closing face down
         # shows only to the closer).
@@ -308,8 +342,7 @@ class ObservationTracker:
         else:
             visible = tuple(game.column)
         if visible != slot.column:
-            self._write_column(slot, visible)
-            seen_changed = True
+            dirty |= self._column(slot, visible, pos, val)
         # The table.
         table = self._table(game)
         if table is not slot.table:
@@ -318,42 +351,63 @@ class ObservationTracker:
             out[self._formations_at : self._formations_stop] = table.formations
             if len(table.owners):
                 out[table.owner_positions(me, n)] = 1.0
+            before = slot.table.counts if slot.table is not None else _ZEROS
+            dirty.update(
+                k for k, a, b in zip(_KIND_RANGE, before, table.counts, strict=True) if a != b
+            )
             slot.table = table
-            seen_changed = True
         # The public memory, and the pieces it knows in the other hands.
-        indicator = game.indicator
-        indicator_in_stock = indicator is not None and indicator in game.stock
         if memory is not slot.memory or (
             memory is not None and memory.version != slot.memory_version
         ):
             if memory is None:
                 out[e._memory_at : self._last_stop] = 0.0
-                extra = _NO_INTS
+                extra = _ZEROS
                 slot.last_discard = []
             else:
-                scaled, known_total = self._memory(memory)
-                out[self._memory_at(me, n)] = scaled
-                extra = known_total - memory.counts[0, me]
+                out[self._memory_at(me, n)] = self._memory(memory)
+                mine = self._memory_known[me]
+                extra = [t - m for t, m in zip(self._memory_known_total, mine, strict=True)]
                 last = memory.last_discard
                 if last != slot.last_discard:
                     out[self._last_at : self._last_stop] = 0.0
                     at = self._last_at
                     for other, kind in enumerate(last):
                         if kind >= 0:
-                            out[at + ((other - me) % n) * KINDS + kind] = 1.0
+                            pos.append(at + ((other - me) % n) * KINDS + kind)
+                            val.append(1.0)
                     slot.last_discard = last[:]
                 slot.memory_version = memory.version
             slot.memory = memory
-            slot.seen_extra = extra
-            seen_changed = True
+            if extra != slot.extra:
+                dirty.update(
+                    k for k, a, b in zip(_KIND_RANGE, slot.extra, extra, strict=True) if a != b
+                )
+                slot.extra = extra
+        indicator = game.indicator
+        indicator_in_stock = indicator is not None and indicator in game.stock
         face_up = kind_of[indicator] if indicator is not None and indicator_in_stock else -1
-        if seen_changed or face_up != slot.face_up:
-            seen = slot.rack_counts + slot.column_counts + table.counts + slot.seen_extra
-            if face_up >= 0:
-                seen[face_up] += 1
+        if face_up != slot.face_up:
+            dirty.update((face_up, slot.face_up))
+            dirty.discard(-1)
             slot.face_up = face_up
-            at = e._unseen_at
-            out[at : at + KINDS] = np.maximum(e._copies_array - seen, 0) * e._inverse_array
+        if dirty:
+            copies, unseen = self._copies, slot.unseen
+            racked, piled, laid, known = (
+                slot.rack_counts,
+                slot.column_counts,
+                table.counts,
+                slot.extra,
+            )
+            at = self._unseen_at
+            for k in dirty:
+                u = copies[k] - racked[k] - piled[k] - laid[k] - known[k] - (k == face_up)
+                if u < 0:
+                    u = 0
+                if u != unseen[k]:
+                    unseen[k] = u
+                    pos.append(at + k)
+                    val.append(u * inverse[k])
         # One-hots: the observer's seat, the phase, the seat to move, the indicator and
         # the seats' flags.
         s = e.max_players
@@ -364,13 +418,14 @@ class ObservationTracker:
         ones += range(base, base + n)  # present
         for other, announced in enumerate(game.doubles_announced):
             for category in announced:
-                ones.append(base + (6 + _DOUBLES.index(category)) * s + (other - me) % n)
+                ones.append(base + (6 + _DOUBLE_AT[category]) * s + (other - me) % n)
         ones.append(base + 11 * s + (game.maker - me) % n)
         ones.append(base + 12 * s + (game.first_seat - me) % n)
         if ones != slot.ones:
             if slot.ones:
                 out[slot.ones] = 0.0
-            out[ones] = 1.0
+            pos += ones
+            val += [1.0] * len(ones)
             slot.ones = ones
         # Scalars and the seats' counters, in the encoder's fixed fraction positions.
         pending = len(turn.pending_jokers) + (turn.displaced is not None) if own_turn else 0
@@ -401,27 +456,70 @@ class ObservationTracker:
         if fval != slot.fval:
             fixed = self._fixed.get(n)
             if fixed is None:
-                fixed = self._fixed[n] = np.array(e._fraction_positions(n), dtype=np.intp)
-            out[fixed] = fval
+                fixed = self._fixed[n] = e._fraction_positions(n)
+            pos += fixed
+            val += fval
             slot.fval = fval
+        if pos:
+            out[pos] = val
         return out.copy()
 
-    def _write_column(self, slot: _Seat, visible: tuple[int, ...]) -> None:
-        """The column, column_top and column_depth blocks of ``slot`` for ``visible``."""
-        e = self.encoder
-        kinds = list(map(self._kind_list.__getitem__, visible))
-        counts = np.bincount(kinds, minlength=KINDS) if kinds else _NO_INTS
-        blocks = np.zeros(3 * KINDS, dtype=np.float32)
-        blocks[:KINDS] = np.multiply(counts, e._inverse_array, dtype=np.float32)
-        if kinds:
-            blocks[KINDS + kinds[-1]] = 1.0
-            # Each kind's last position (later entries overwrite): its depth from the top.
-            last = dict(zip(kinds, range(len(kinds), 0, -1), strict=True))
-            depth = e._depth_fraction
-            blocks[[2 * KINDS + k for k in last]] = [depth[d] for d in last.values()]
-        slot.vector[self._column_at : self._column_stop] = blocks
+    def _column(
+        self, slot: _Seat, visible: tuple[int, ...], pos: list[int], val: list[float]
+    ) -> set[int]:
+        """Append the changes to the column, column_top and column_depth blocks for
+        ``visible``; return the kinds whose count changed."""
+        kind_of = self._kind_list
+        counts = slot.column_counts[:]
+        changed = _moved(slot.column or (), visible, kind_of, counts)
+        at, inverse = self._column_at, self._inverse
+        for k in changed:
+            pos.append(at + k)
+            val.append(counts[k] * inverse[k])
+        kinds = list(map(kind_of.__getitem__, visible))
+        top = kinds[-1] if kinds else -1
+        if top != slot.top:
+            if slot.top >= 0:
+                pos.append(self._top_at + slot.top)
+                val.append(0.0)
+            if top >= 0:
+                pos.append(self._top_at + top)
+                val.append(1.0)
+        # Each kind's last position (later entries overwrite): its depth from the top.
+        depth = dict(zip(kinds, range(len(kinds), 0, -1), strict=True))
+        old = slot.depth
+        fraction = self.encoder._depth_fraction
+        at = self._depth_at
+        for k in old.keys() - depth.keys():
+            pos.append(at + k)
+            val.append(0.0)
+        for k, d in depth.items():
+            if old.get(k) != d:
+                pos.append(at + k)
+                val.append(fraction[d])
         slot.column = visible
         slot.column_counts = counts
+        slot.top = top
+        slot.depth = depth
+        return changed
+
+
+def _moved(
+    before: tuple[int, ...], after: tuple[int, ...], kind_of: list[int], counts: list[int]
+) -> set[int]:
+    """Update ``counts`` (per kind, of the pieces ``before``) to the pieces ``after``
+    (piece ids are unique) and return the kinds that changed."""
+    old, new = set(before), set(after)
+    changed = set()
+    for p in old - new:
+        k = kind_of[p]
+        counts[k] -= 1
+        changed.add(k)
+    for p in new - old:
+        k = kind_of[p]
+        counts[k] += 1
+        changed.add(k)
+    return changed
 
 
 class _FormationFacts:
