@@ -105,6 +105,7 @@ class _Seat:
         "extra",
         "face_up",
         "fval",
+        "known_serial",
         "last_discard",
         "memory",
         "memory_version",
@@ -134,6 +135,7 @@ class _Seat:
         self.memory_version = -1
         self.last_discard: list[int] = []
         self.extra = _ZEROS
+        self.known_serial = -1
         """Pieces of each kind the memory knows in the other hands."""
         self.face_up = -1
         """The kind of a face-up indicator still in the stock (counted seen), or -1."""
@@ -163,6 +165,9 @@ class ObservationTracker:
         self._memory_scaled: Floats = np.zeros(0, dtype=np.float32)
         self._memory_known: list[list[int]] = []
         self._memory_known_total: list[int] = []
+        self._known_bytes = b""
+        self._known_serial = 0
+        """Counts the changes of the memory's ``known`` counts (seats compare theirs)."""
         self._table_state: _TableState | None = None
         self._rows: dict[int, tuple[Formation, list[int], list[int], list[float], int]] = {}
         self._copies: list[int] = e._copies_array.tolist()
@@ -258,8 +263,12 @@ class ObservationTracker:
             np.maximum(scaled, -1.0, out=scaled)
             self._memory_scaled = scaled.ravel()
             known = counts[0]
-            self._memory_known = known.tolist()
-            self._memory_known_total = known.sum(axis=0).tolist()
+            known_bytes = known.tobytes()
+            if known_bytes != self._known_bytes:  # most actions leave ``known`` as it was
+                self._memory_known = known.tolist()
+                self._memory_known_total = known.sum(axis=0).tolist()
+                self._known_bytes = known_bytes
+                self._known_serial += 1
             self._memory_of = memory
             self._memory_version = memory.version
         return self._memory_scaled
@@ -360,14 +369,19 @@ class ObservationTracker:
         if memory is not slot.memory or (
             memory is not None and memory.version != slot.memory_version
         ):
+            extra = slot.extra
             if memory is None:
                 out[e._memory_at : self._last_stop] = 0.0
                 extra = _ZEROS
                 slot.last_discard = []
+                slot.known_serial = -1
             else:
                 out[self._memory_at(me, n)] = self._memory(memory)
-                mine = self._memory_known[me]
-                extra = [t - m for t, m in zip(self._memory_known_total, mine, strict=True)]
+                if slot.known_serial != self._known_serial:
+                    mine = self._memory_known[me]
+                    total = self._memory_known_total
+                    extra = [t - m for t, m in zip(total, mine, strict=True)]
+                    slot.known_serial = self._known_serial
                 last = memory.last_discard
                 if last != slot.last_discard:
                     out[self._last_at : self._last_stop] = 0.0
