@@ -101,3 +101,25 @@ def test_pool_and_opponent_errors() -> None:
         rl.RummyGymEnv("basic", 2, opponents=[3])  # type: ignore[list-item]
     with pytest.raises(OptionError, match="give one opponent or 3"):
         rl.RummyGymEnv("basic", 4, opponents=["random", "random"])
+
+
+def test_the_random_bot_plays_as_through_its_view() -> None:
+    """The random bot is asked without a view (it reads none); a subclass takes the
+    general path with a view: the same seeds give the same episodes."""
+    from rummykit.bots.random_bot import RandomBot
+
+    class ViewedRandom(RandomBot):
+        seen = 0
+
+        def choose(self, view: SeatView, legal: Any, rng: Any) -> Action:
+            ViewedRandom.seen += 1
+            return super().choose(view, legal, rng)
+
+    for variant in ("remi_ro", "romme"):
+        fast = rl.RummyGymEnv(variant, 3, opponents="random")
+        viewed = rl.RummyGymEnv(variant, 3, opponents=[ViewedRandom(), ViewedRandom()])
+        for seed in range(3):
+            assert _play(fast, seed) == _play(viewed, seed)
+            assert fast.table.game.log == viewed.table.game.log
+            np.testing.assert_array_equal(fast.table.observation(0), viewed.table.observation(0))
+    assert ViewedRandom.seen > 0

@@ -33,11 +33,12 @@ def test_quick_rl_benchmark_prints_its_table() -> None:
         "Gym steps/s",
         "engine actions/s",
         "env/engine",
+        "mask only",
         "load",
     ]
     row = [c.strip() for c in lines[header + 2].strip("|").split("|")]
     assert row[0] == "remi_ro" and row[1] == "4"
-    for value in row[2:7]:
+    for value in row[2:8]:
         float(value.replace(",", ""))
 
 

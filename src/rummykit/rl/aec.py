@@ -242,6 +242,25 @@ def raw_env(
     return RummyEnv(variant, players, **kwargs)
 
 
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order-enforcing wrapper with a direct :meth:`last`.
+
+    PettingZoo's ``AECEnv.last`` run on the wrapper reads five attributes and the
+    observation through the wrapper's ``__getattr__`` chain, a measurable part of an
+    environment step here.  This ``last`` checks the same order (nothing before
+    ``reset``) and asks the wrapped environment, which answers the same.
+    """
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The agent to move's observation, reward, termination, truncation and info."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
 def env(variant: Variant | str = "remi_ro", players: int | None = None, **kwargs: Any) -> Any:
     """A PettingZoo AEC environment for ``variant`` with ``players`` seats.
 
@@ -250,4 +269,4 @@ def env(variant: Variant | str = "remi_ro", players: int | None = None, **kwargs
     ``render_mode``.  The result is wrapped in PettingZoo's order-enforcing
     wrapper, as PettingZoo's own environments are.
     """
-    return wrappers.OrderEnforcingWrapper(raw_env(variant, players, **kwargs))
+    return OrderEnforcingWrapper(raw_env(variant, players, **kwargs))

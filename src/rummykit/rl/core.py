@@ -29,6 +29,7 @@ from rummykit.model.pieces import PieceSet
 from rummykit.rl.actions import ActionCodec, action_codec
 from rummykit.rl.memory import PublicMemory
 from rummykit.rl.observation import ObservationEncoder, seat_view
+from rummykit.rl.tracker import ObservationTracker
 from rummykit.rules.options import OptionError
 from rummykit.rules.variant import Variant, find_variant
 
@@ -147,6 +148,9 @@ class Table:
         pieces = self.variant.pieces(resolved)
         self.codec: ActionCodec = action_codec(self.variant, pieces)
         self.encoder: ObservationEncoder = observation_encoder(self.variant, pieces)
+        self.tracker = ObservationTracker(self.encoder)
+        """Builds the observations block by block as the game changes (equal to
+        ``encoder.encode`` of a fresh seat view, without building the view)."""
         self.game: Game = Game(self.variant, self.players, given, seed=0)
         self.memory = PublicMemory(self.game)
         """The public record of the current deal (observations read it); kept in step
@@ -218,11 +222,13 @@ class Table:
         return self._view
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
-        """The observation vector of ``seat``: built from its view and the public memory."""
+        """The observation vector of ``seat``: what its view shows, and the public memory
+        (:class:`~rummykit.rl.tracker.ObservationTracker`: equal to
+        ``encoder.encode(seat_view(seat), memory)``, rebuilt only where the game changed)."""
         if not self.public_memory:
-            return self.encoder.encode(self.seat_view(seat))
+            return self.tracker.observe(self.game, seat)
         self.memory.sync(self.game)
-        return self.encoder.encode(self.seat_view(seat), self.memory)
+        return self.tracker.observe(self.game, seat, self.memory)
 
     def play(self, action: Any) -> StepOutcome:
         """Apply action number ``action`` for the seat to move.

@@ -88,6 +88,8 @@ class PublicMemory:
         an observation rotates and scales them in one operation."""
         self.last_discard = [-1] * self.players
         """The kind of each seat's latest discard this deal, or -1."""
+        self.version = 0
+        """Counts every :meth:`sync` that changed the memory (observation caches read it)."""
         self._game: Game | None = None
         self._log_length = -1
         self._deal_start = -1
@@ -138,6 +140,7 @@ class PublicMemory:
         """Bring the memory up to date with ``game``."""
         if game is self._game and len(game.log) == self._log_length:
             return
+        self.version += 1
         if game is self._game and len(game.log) == self._log_length + 1:
             if game.deal_log_start != self._deal_start:
                 self._restart(game)  # ``next`` or a reshuffle began a new deal

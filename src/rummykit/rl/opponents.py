@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rummykit.bots import Bot, make_bot
+from rummykit.bots.random_bot import RandomBot
 from rummykit.engine import SeatView
 from rummykit.engine.actions import Action
 from rummykit.rl.core import Table
@@ -125,6 +126,11 @@ class Opponent:
         where the environment's actions are not numbers of the flat codec (features)."""
         if self._bot is not None:
             legal = table.legal()
+            if type(self._bot) is RandomBot and legal:
+                # The random bot reads no view (only its error for an empty list): the
+                # same draw from the same list, without building a view per turn.
+                numbers = list(legal)
+                return numbers[rng.randrange(len(numbers))]
             chosen = self._bot.choose(view(table.game, seat), list(legal.values()), rng)
             return table.codec.encode(chosen)
         if self._view_policy is not None:
