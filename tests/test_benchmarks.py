@@ -1,4 +1,5 @@
-"""Smoke test of benchmarks/run.py --quick: it runs and prints its table (timings unchecked)."""
+"""Smoke tests of benchmarks/run.py --quick and benchmarks/copies.py: they run and print
+their tables (timings unchecked)."""
 
 from __future__ import annotations
 
@@ -55,3 +56,22 @@ def test_quick_benchmark_prints_its_table() -> None:
 
     listed = {line.strip("|").split("|")[0].strip() for line in lines if line.startswith("| ")}
     assert {v.name for v in all_variants()} <= listed
+
+
+def test_copy_benchmark_prints_a_row_per_variant() -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "copies.py"), "--copies", "20"],
+        cwd=ROOT,
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        timeout=120,
+        check=False,
+    )
+    out = result.stdout.decode("utf-8")
+    assert result.returncode == 0, out + result.stderr.decode("utf-8", "replace")
+    from rummykit.rules import all_variants
+
+    rows = [line.strip("|").split("|") for line in out.splitlines()[2:]]
+    assert [r[0].strip() for r in rows] == [v.name for v in all_variants()]
+    for row in rows:
+        assert float(row[2]) > 0 and row[3].strip() == "≤ 20"

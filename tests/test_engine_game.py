@@ -5,6 +5,7 @@ Seat 0 is P1, the first player; the other seats follow in play order.
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections.abc import Mapping, Sequence
 
@@ -1083,6 +1084,21 @@ def test_copy_is_independent() -> None:
     play(twin, "draw")
     assert_conserved(game)
     assert_conserved(twin)
+
+
+def test_a_copy_draws_the_numbers_its_original_would_have_drawn() -> None:
+    """Copies share the random source until one draws (copy-on-write): each then draws
+    from its own generator in the state of the moment of the copy."""
+    game = Game("basic", 2, {"recycle_shuffle": True}, seed=5)
+    twin = game.copy()
+    triplet = twin.copy()
+    ahead = [game.rng.random() for _ in range(5)]
+    assert [twin.rng.random() for _ in range(5)] == ahead
+    assert twin.rng is not game.rng
+    assert [triplet.rng.random() for _ in range(3)] == ahead[:3]
+    later = game.copy()
+    assert later.rng.random() == game.rng.random()
+    assert pickle.loads(pickle.dumps(twin)).rng.random() == twin.rng.random()
 
 
 # ================================================================== identical copies
