@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
 import cleanrl_ppo  # noqa: E402  (examples/cleanrl_ppo.py)
 
+import rummykit.bots.base as play_turn_module  # noqa: E402
 from rummykit import bots, rl  # noqa: E402
 from rummykit.bots.tournament import (  # noqa: E402
     DealOutcome,
@@ -50,8 +51,11 @@ from rummykit.bots.tournament import (  # noqa: E402
     TournamentSpec,
     load_log,
     open_log,
+    play_duplicate,
     run_deals,
 )
+from rummykit.engine import seat_legal_actions, view  # noqa: E402
+from rummykit.engine.actions import ResetTurn  # noqa: E402
 from rummykit.rl.policy_bot import PolicyBot  # noqa: E402
 from rummykit.rules import find_variant  # noqa: E402
 
@@ -197,6 +201,9 @@ def report(variant: str, against: list[str], seed: int) -> None:
     for opponent in against:
         spec = spec_for(variant, opponent, seed)
         outcomes = load_log(log_path(variant, opponent), spec)
+        if not outcomes:
+            print(f"| {variant} | {opponent} | 0 | – | – | – |")
+            continue
         standings = Standings(list(spec.labels()))
         standings.extend(outcomes)
         for r in standings.table():
@@ -206,6 +213,79 @@ def report(variant: str, against: list[str], seed: int) -> None:
                     f"| {variant} | {opponent} | {len(outcomes)} | {r.deals_won:g} "
                     f"| {r.mean_diff:+.1f} | [{low:+.1f}, {high:+.1f}] |"
                 )
+
+
+def profile(
+    variant: str, deals: int, against: list[str], seed: int, max_resets: int | None
+) -> None:
+    """Where a duplicate deal's time goes: the policy (its inputs, its network), the
+    opponent bot, the engine (view and legal actions, apply).  Deals ``seed`` onwards,
+    in this process, outside the tournament's logs."""
+    torch.set_num_threads(1)
+    bot = load_policy(variant, max_resets)
+    bots.register_bot("ppo", lambda: bot)
+    spent: dict[str, float] = {}
+    counts: dict[str, int] = {}
+
+    def timed(key: str, fn: Any) -> Any:
+        def run(*a: Any) -> Any:
+            t = time.perf_counter()
+            out = fn(*a)
+            spent[key] = spent.get(key, 0.0) + time.perf_counter() - t
+            return out
+
+        return run
+
+    bot.inputs = timed("policy inputs", bot.inputs)  # type: ignore[method-assign]
+    bot.scores = timed("policy network + sampling", bot.scores)
+    original = play_turn_module.play_turn
+
+    def play_turn(game: Any, player: Any, rng: Any) -> Any:
+        seat = game.to_move
+        t0 = time.perf_counter()
+        v, legal = view(game, seat), seat_legal_actions(game, seat)
+        t1 = time.perf_counter()
+        action = player.choose(v, legal, rng)
+        t2 = time.perf_counter()
+        game.apply(action)
+        t3 = time.perf_counter()
+        who = "policy" if player is bot else "opponent"
+        spent["engine"] = spent.get("engine", 0.0) + (t1 - t0) + (t3 - t2)
+        spent[f"{who} choose"] = spent.get(f"{who} choose", 0.0) + t2 - t1
+        counts[f"{who} actions"] = counts.get(f"{who} actions", 0) + 1
+        if who == "policy" and isinstance(action, ResetTurn):
+            counts["policy resets"] = counts.get("policy resets", 0) + 1
+        return action
+
+    play_turn_module.play_turn = play_turn
+    try:
+        for opponent in against:
+            spent.clear()
+            counts.clear()
+            spec = spec_for(variant, opponent, 0)
+            start = time.perf_counter()
+            for i in range(seed, seed + deals):
+                play_duplicate(spec, i)
+            wall = time.perf_counter() - start
+            policy_own = spent.get("policy choose", 0.0)
+            split = {
+                "policy inputs": spent.get("policy inputs", 0.0),
+                "policy network + sampling": spent.get("policy network + sampling", 0.0),
+                "opponent": spent.get("opponent choose", 0.0),
+                "engine": spent.get("engine", 0.0),
+            }
+            split["policy other"] = (
+                policy_own - split["policy inputs"] - split["policy network + sampling"]
+            )
+            parts = ", ".join(f"{k} {100 * v / wall:.0f} %" for k, v in split.items())
+            per = {k: round(v / deals) for k, v in counts.items()}
+            print(
+                f"{variant} vs {opponent}: {wall / deals:.2f} s per duplicate deal "
+                f"({deals} deals, load average {os.getloadavg()[0]:.1f}): {parts}; "
+                f"per deal {per}"
+            )
+    finally:
+        play_turn_module.play_turn = original
 
 
 def main() -> None:
@@ -227,6 +307,12 @@ def main() -> None:
         default=DEFAULT_MAX_RESETS,
         help="resets a turn before reset is no longer offered (-1: no limit)",
     )
+    pr = sub.add_parser("profile", help="where a duplicate deal's time goes (no log)")
+    pr.add_argument("variant")
+    pr.add_argument("--deals", type=int, default=5)
+    pr.add_argument("--against", nargs="+", default=["random", "greedy", "medium"])
+    pr.add_argument("--seed", type=int, default=0, help="the first deal")
+    pr.add_argument("--max-resets", type=int, default=DEFAULT_MAX_RESETS, help="-1: no limit")
     r = sub.add_parser("report", help="the standings so far, from the logs")
     r.add_argument("variant")
     r.add_argument("--against", nargs="+", default=["random", "greedy", "medium"])
@@ -237,6 +323,9 @@ def main() -> None:
     elif args.command == "tournament":
         cap = None if args.max_resets < 0 else args.max_resets
         tournament(args.variant, args.deals, args.against, args.seed, args.jobs, cap)
+    elif args.command == "profile":
+        cap = None if args.max_resets < 0 else args.max_resets
+        profile(args.variant, args.deals, args.against, args.seed, cap)
     else:
         report(args.variant, args.against, args.seed)
 
