@@ -18,10 +18,10 @@ published baselines use):
   :meth:`PolicyBot.choose`, so a tournament deal is reproducible from its seed
   whatever the number of worker processes.
 * ``max_resets_per_turn``: once the seat has taken its turn back (``reset``) that many
-  times in the current turn, ``reset`` is no longer offered to the policy.  A scoring
-  network scores every row on its own, so leaving a row out is the same as masking
-  it.  A sampled policy trained without a step cost can otherwise lay formations and
-  take them back for hundreds of actions.
+  times in the current turn, ``reset`` is no longer offered to the policy, unless it
+  is the only legal action.  A scoring network scores every row on its own, so
+  leaving a row out is the same as masking it.  A sampled policy trained without a
+  step cost can otherwise lay formations and take them back for hundreds of actions.
 
 The core never imports this module: a script that wants the bot in a tournament
 registers a factory with :func:`rummykit.bots.register_bot`.
