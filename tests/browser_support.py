@@ -355,6 +355,10 @@ def perform(page: Any, action: str, touch: bool = False) -> None:
         _press(page, "#btn-next", touch)
     else:
         _press(page, f'#extra-actions button[data-action="{action}"]', touch)
+    # A move with a penalty at stake (board play, a call, a discard leaving 1-3 tiles
+    # unannounced) asks first; the player meant it.
+    if page.locator("#warning").is_visible():
+        _press(page, "#warning-confirm", touch)
 
 
 def public_faces(view: dict[str, Any]) -> list[str]:
