@@ -82,6 +82,18 @@ def test_rule_0_examples_from_the_notation_section(
     assert (face.material, face.suit, face.rank) == (material, suit, rank)
 
 
+def test_a_face_is_found_by_its_kind_and_a_kind_out_of_range_is_refused() -> None:
+    for material in Material:
+        for kind in range(JOKER_KIND + 1):
+            assert Face.from_kind(material, kind).kind == kind
+        assert Face.from_kind(material, 0) == Face.of(material, 0, 1)
+        assert Face.from_kind(material, 51) == Face.of(material, 3, 13)
+        assert Face.from_kind(material, JOKER_KIND) == Face.joker(material)
+        for bad in (-1, JOKER_KIND + 1):
+            with pytest.raises(NotationError):
+                Face.from_kind(material, bad)
+
+
 def test_tile_joker_j_and_card_joker_jk_are_different_faces() -> None:
     """§0.2 `J` is the tile joker; §0.1 `JK` the card joker; `JH` is the jack of hearts."""
     tile_joker, card_joker = Face.parse("J"), Face.parse("JK")

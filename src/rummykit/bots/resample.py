@@ -402,7 +402,7 @@ class _World:
             return self.pieces.copies - others[face] >= 2
 
         for kind in game.dealt_doubles[seat]:
-            face = Face.of(material, kind // 13, kind % 13 + 1)
+            face = Face.from_kind(material, kind)
             if DoublesCategory.of(face) is category and fits(face):
                 self._pin(game, seat, Counter({face: 2}))
                 return

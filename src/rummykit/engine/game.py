@@ -280,7 +280,7 @@ class Game:
         self.pieces = self.variant.pieces(self.options)
         self.faces = self.pieces.faces
         self.kind_faces = (
-            *tuple(Face.of(self.pieces.material, k // 13, k % 13 + 1) for k in range(52)),
+            *tuple(Face.from_kind(self.pieces.material, k) for k in range(52)),
             Face.joker(self.pieces.material),
         )
         self._discards = tuple(Discard(f) for f in self.kind_faces)
@@ -507,7 +507,7 @@ class Game:
     def _kind_face(self, kind: int) -> Face:
         if kind == JOKER_KIND:
             return Face.joker(self.pieces.material)
-        return Face.of(self.pieces.material, kind // 13, kind % 13 + 1)
+        return Face.from_kind(self.pieces.material, kind)
 
     def _verify_doubles(self, action: AnnounceDoubles) -> None:
         self._verify_preplay(action)
@@ -1820,7 +1820,7 @@ class Game:
             yield AnnounceDoubles(cat)
         for k in self._unswapped_doubles(seat, None):
             for other in range(self.players):
-                yield ProposeSwap(Face.of(material, k // 13, k % 13 + 1), other)
+                yield ProposeSwap(Face.from_kind(material, k), other)
         yield Reshuffle()
         yield Ready()
 

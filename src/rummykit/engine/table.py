@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, position_rank
-from rummykit.model.pieces import JOKER_KIND, Face, Material, PieceSet
+from rummykit.model.pieces import Face, Material, PieceSet
 
 __all__ = ["Formation"]
 
@@ -15,11 +15,7 @@ __all__ = ["Formation"]
 def _notation(formation: Formation, material: Material) -> str:
     parts = []
     for kind, position in zip(formation.kinds, formation.positions, strict=True):
-        face = (
-            Face.joker(material)
-            if kind == JOKER_KIND
-            else Face.of(material, kind // 13, kind % 13 + 1)
-        )
+        face = Face.from_kind(material, kind)
         if formation.kind is MeldKind.RUN:
             # A joker, or a piece of a wild rank away from its own place (§7.1), shows
             # what it stands for.

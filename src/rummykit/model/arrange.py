@@ -54,10 +54,7 @@ class Packing(NamedTuple):
 
 def kind_values(value: Callable[[Face], int], material: Material) -> tuple[int, ...]:
     """The 53-long table ``value(face)`` for every face kind (index 52: the joker)."""
-    return tuple(
-        value(Face.joker(material) if k == JOKER_KIND else Face.of(material, k // 13, k % 13 + 1))
-        for k in range(KIND_COUNT)
-    )
+    return tuple(value(Face.from_kind(material, k)) for k in range(KIND_COUNT))
 
 
 def min_deadwood(

@@ -51,10 +51,7 @@ class Candidate:
 
     def faces(self, material: Material) -> tuple[Face, ...]:
         """Its faces in display order."""
-        return tuple(
-            Face.joker(material) if k == JOKER_KIND else Face.of(material, k // 13, k % 13 + 1)
-            for k in self.kinds
-        )
+        return tuple(Face.from_kind(material, k) for k in self.kinds)
 
     def declared(self, material: Material) -> tuple[Face | None, ...]:
         """What each wild piece stands for (sets: see :func:`set_joker_suits`).

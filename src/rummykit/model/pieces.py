@@ -97,6 +97,15 @@ class Face:
         return _face(suit_index * 13 + rank - 1, material)
 
     @classmethod
+    def from_kind(cls, material: Material, kind: int) -> Face:
+        """The face of ``kind`` (0..51 a natural face, ``JOKER_KIND`` the joker)."""
+        if kind == JOKER_KIND:
+            return _face(JOKER_KIND, material)
+        if not 0 <= kind < JOKER_KIND:
+            raise NotationError(f"no {material} face of kind {kind}")
+        return _face(kind, material)
+
+    @classmethod
     def joker(cls, material: Material) -> Face:
         """The joker face of ``material``."""
         return _face(JOKER_KIND, material)

@@ -175,10 +175,7 @@ class ActionCodec:
         )
         self.max_players = variant.max_players
         material = pieces.material
-        self._faces = tuple(
-            Face.joker(material) if k == JOKER_KIND else Face.of(material, k // 13, k % 13 + 1)
-            for k in range(KINDS)
-        )
+        self._faces = tuple(Face.from_kind(material, k) for k in range(KINDS))
         faces = self._faces
         targets = range(1, self.max_formations + 1)
         # Formations are kept as candidates and become Meld actions only when decoded:

@@ -151,14 +151,7 @@ class ActionFeatures:
         value = variant.score_values(variant.resolve(variant.default_players, {}))
         material = pieces.material
         self._points = np.array(
-            [
-                value(
-                    Face.joker(material)
-                    if k == JOKER_KIND
-                    else Face.of(material, k // 13, k % 13 + 1)
-                )
-                for k in range(KINDS)
-            ],
+            [value(Face.from_kind(material, k)) for k in range(KINDS)],
             dtype=np.float32,
         )
         sizes = (

@@ -180,10 +180,7 @@ class _Spec:
         self.codec: ActionCodec = action_codec(variant, self.pieces)
         self.encoder: ObservationEncoder = observation_encoder(variant, self.pieces)
         material = self.pieces.material
-        self.kind_faces = tuple(
-            Face.joker(material) if k == JOKER_KIND else Face.of(material, k // 13, k % 13 + 1)
-            for k in range(KINDS)
-        )
+        self.kind_faces = tuple(Face.from_kind(material, k) for k in range(KINDS))
         ids: list[list[int]] = [[] for _ in range(KINDS)]
         for piece, face in enumerate(self.pieces.faces):
             ids[face.kind].append(piece)

@@ -436,12 +436,7 @@ def _mosaic_ok(colours: list[int], strict: bool) -> bool:
 
 
 def _single_colour_run(kinds: Sequence[int]) -> bool:
-    faces = [
-        Face.joker(Material.TILES)
-        if k == JOKER_KIND
-        else Face.of(Material.TILES, k // 13, k % 13 + 1)
-        for k in kinds
-    ]
+    faces = [Face.from_kind(Material.TILES, k) for k in kinds]
     return any(r.kind is MeldKind.RUN for r in read_meld(faces, MELD_RULES))
 
 

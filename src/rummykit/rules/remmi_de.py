@@ -522,7 +522,7 @@ def min_deadwood(faces: Sequence[Face], options: Options) -> int:
     """The least rack value of the tiles left outside formations (A-74 alternative)."""
     value = score_value_for(options)
     values = (
-        *(value(Face.of(Material.TILES, k // 13, k % 13 + 1)) for k in range(52)),
+        *(value(Face.from_kind(Material.TILES, k)) for k in range(52)),
         value(Face.joker(Material.TILES)),
     )
     return _deadwood(counts_of([f.kind for f in faces]), meld_rules_for(options), values)

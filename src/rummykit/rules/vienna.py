@@ -185,10 +185,7 @@ def _lowest(counts: tuple[int, ...]) -> int:
 
 
 def _faces_of(kinds: Sequence[int], material: Material) -> tuple[Face, ...]:
-    return tuple(
-        Face.joker(material) if k == JOKER_KIND else Face.of(material, k // 13, k % 13 + 1)
-        for k in kinds
-    )
+    return tuple(Face.from_kind(material, k) for k in kinds)
 
 
 @lru_cache(maxsize=4096)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from rummykit.model.arrange import kind_values, min_deadwood
 from rummykit.model.candidates import Candidate, counts_of
 from rummykit.model.melds import MeldRules
-from rummykit.model.pieces import JOKER_KIND, Face
+from rummykit.model.pieces import Face
 from rummykit.rules.options import Options
 from rummykit.rules.variant import Variant
 
@@ -62,8 +62,5 @@ def least_deadwood(
         rules = variant.meld_rules if options is None else variant.rules_for(options)
     arrangement = min_deadwood(counts_of([f.kind for f in faces]), rules, kind_points(variant))
     material = variant.material
-    left = tuple(
-        Face.joker(material) if k == JOKER_KIND else Face.of(material, k // 13, k % 13 + 1)
-        for k in arrangement.deadwood
-    )
+    left = tuple(Face.from_kind(material, k) for k in arrangement.deadwood)
     return Deadwood(arrangement.melds, left, arrangement.points)
