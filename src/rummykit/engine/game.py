@@ -279,9 +279,8 @@ class Game:
         self.fingerprint = fingerprint(self.variant.name, self.options)
         self.pieces = self.variant.pieces(self.options)
         self.faces = self.pieces.faces
-        self.kind_faces = (
-            *tuple(Face.from_kind(self.pieces.material, k) for k in range(52)),
-            Face.joker(self.pieces.material),
+        self.kind_faces = tuple(
+            Face.from_kind(self.pieces.material, k) for k in range(JOKER_KIND + 1)
         )
         self._discards = tuple(Discard(f) for f in self.kind_faces)
         self.rules = self.variant.rules_for(self.options)
@@ -505,8 +504,6 @@ class Game:
         ]
 
     def _kind_face(self, kind: int) -> Face:
-        if kind == JOKER_KIND:
-            return Face.joker(self.pieces.material)
         return Face.from_kind(self.pieces.material, kind)
 
     def _verify_doubles(self, action: AnnounceDoubles) -> None:
@@ -2048,7 +2045,7 @@ class Game:
     # ------------------------------------------------------------------ copies
 
     def copy(self) -> Game:
-        """An independent copy for search (the RNG is copied too)."""
+        """An independent copy for search (its random source too: see :attr:`rng`)."""
         new = object.__new__(Game)
         new.__dict__.update(self.__dict__)
         # Both now share one generator, which neither draws from until it has its own

@@ -689,6 +689,8 @@ class Table:
         try:
             action = self._check(seat, action_id, state_id, text)
         except ProtocolError:
+            if not self.store.shared:
+                raise  # alone on its store, this copy is the table: no catching up
             return None
         if isinstance(action, Applied):
             return action
