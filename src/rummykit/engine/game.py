@@ -500,11 +500,8 @@ class Game:
             for k in self.dealt_doubles[seat]
             if k in current
             and k not in self.doubles_swapped[seat]
-            and (category is None or DoublesCategory.of(self._kind_face(k)) is category)
+            and (category is None or DoublesCategory.of(self.kind_faces[k]) is category)
         ]
-
-    def _kind_face(self, kind: int) -> Face:
-        return Face.from_kind(self.pieces.material, kind)
 
     def _verify_doubles(self, action: AnnounceDoubles) -> None:
         self._verify_preplay(action)
@@ -512,7 +509,7 @@ class Game:
         if action.category in self.doubles_announced[seat]:
             raise self._fail(action, "§9.4", "that category is already announced")
         if not any(
-            DoublesCategory.of(self._kind_face(k)) is action.category
+            DoublesCategory.of(self.kind_faces[k]) is action.category
             for k in self.dealt_doubles[seat]
         ):
             raise self._fail(action, "§9.4", f"no {action.category} double was dealt to you")
@@ -554,7 +551,7 @@ class Game:
         if isinstance(action, AcceptSwap):
             _proposer, target, kind = self.pending_swap
             wanted = (
-                DoublesCategory.of(self._kind_face(kind))
+                DoublesCategory.of(self.kind_faces[kind])
                 if self.options.get("doubles_swap_same_category_only")
                 else None
             )
@@ -1809,7 +1806,7 @@ class Game:
         material = self.pieces.material
         if self.pending_swap is not None:
             for k in self._unswapped_doubles(seat, None):
-                yield AcceptSwap(self._kind_face(k))
+                yield AcceptSwap(self.kind_faces[k])
             yield DeclineSwap()
             return
         yield AnnounceAtu()
