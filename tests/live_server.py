@@ -44,7 +44,12 @@ class LiveServer:
         self.args = ["--database-url", database_url, "--bot-delay", str(bot_delay)]
         self.args += ["--grace", str(grace), *extra]
         self.proc: subprocess.Popen[bytes] | None = None
-        self.http = httpx.Client(base_url=self.base, timeout=10)
+        # uvicorn closes a connection idle for 5 s, httpx keeps one for 5 s: a request
+        # sent on it at that moment gets "Server disconnected" (a red CI run). Drop idle
+        # connections well before the server does.
+        self.http = httpx.Client(
+            base_url=self.base, timeout=10, limits=httpx.Limits(keepalive_expiry=1.0)
+        )
 
     def start(self) -> None:
         """Start the server and wait until it answers."""
@@ -97,11 +102,23 @@ class LiveServer:
 
     def post(self, path: str, token: str | None = None, **body: Any) -> httpx.Response:
         """POST JSON (with a seat token: in the ``Authorization`` header)."""
-        return self.http.post(path, json=body, headers=_bearer(token))
+        return self._request("POST", path, json=body, headers=_bearer(token))
 
     def get(self, path: str, token: str | None = None) -> Any:
         """GET JSON (with a seat token: in the ``Authorization`` header)."""
-        return self.http.get(path, headers=_bearer(token)).json()
+        return self._request("GET", path, headers=_bearer(token)).json()
+
+    def _request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        try:
+            return self.http.request(method, path, **kwargs)
+        except httpx.TransportError as exc:
+            # Say whether the server died, with its last words: a bare "Server
+            # disconnected" cannot tell a crash from a dropped connection.
+            alive = self.proc is not None and self.proc.poll() is None
+            tail = self.log.read_text(errors="replace")[-3000:] if self.log.exists() else ""
+            state = "running" if alive else f"exited ({self.proc and self.proc.returncode})"
+            message = f"{method} {path}: {exc}; server {state}; log tail:\n{tail}"
+            raise RuntimeError(message) from exc
 
     def socket(self, code: str, token: str | None = None) -> ClientConnection:
         """A WebSocket to table ``code`` past its ``hello`` frame (no token: a spectator)."""

@@ -159,14 +159,9 @@ def test_touch_drag_reorders_and_discards_and_shapes_mark_colours(
         "want => JSON.stringify(window.rummykitTable.order) === want",
         arg=json.dumps(before[1:] + before[:1], separators=(",", ":")),
     )
-    # A drag onto the discard pile discards that piece.
-    face = snapshot(page)["order"][0]
-    assert f"discard {face}" in state["legal"]
-    page.locator("#column-box").scroll_into_view_if_needed()
-    _touch_drag(page, pieces.first.bounding_box(), page.locator("#column-box").bounding_box())
-    after = wait_for_state(page, state["eventId"])
-    assert after["view"]["history"][len(state["view"]["history"])] == [0, f"discard {face}"]
     # The colour-blind setting: each tile colour gets its own shape, and is remembered.
+    # Set while it is still Ana's turn: once she discards, a bot may go out and the
+    # deal's summary covers the page.
     assert page.locator("#rack .piece .shape").first.is_hidden()
     page.locator("#settings-toggle").tap()
     page.locator("#opt-shapes").tap()
@@ -178,6 +173,13 @@ def test_touch_drag_reorders_and_discards_and_shapes_mark_colours(
     )
     assert len(set(marks.values())) == len(marks), marks
     assert page.locator("#rack .piece.tile:not(.joker) .shape").first.is_visible()
+    # A drag onto the discard pile discards that piece.
+    face = snapshot(page)["order"][0]
+    assert f"discard {face}" in state["legal"]
+    page.locator("#column-box").scroll_into_view_if_needed()
+    _touch_drag(page, pieces.first.bounding_box(), page.locator("#column-box").bounding_box())
+    after = wait_for_state(page, state["eventId"])
+    assert after["view"]["history"][len(state["view"]["history"])] == [0, f"discard {face}"]
     page.reload()
     wait_for_state(page)
     assert page.evaluate("document.body.classList.contains('shapes')")
