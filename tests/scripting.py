@@ -3,10 +3,12 @@ and the public state as notation."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from rummykit.engine import Game, parse_action
 from rummykit.engine.actions import Draw
+from rummykit.engine.extensions.preplay import PrePlayState, preplay_state
 
 __all__ = ["column", "draw", "play", "stock_top", "table"]
 
@@ -47,6 +49,13 @@ def table(game: Game) -> list[str]:
     return [f.notation(game.pieces) for f in game.table]
 
 
+def preplay(game: Game) -> PrePlayState:
+    """The game's pre-play state (RULES §9.4): the game must be of a variant that has it."""
+    state = preplay_state(game)
+    assert state is not None, f"{game.variant.name} has no pre-play"
+    return state
+
+
 def state_key(game: Game) -> tuple[Any, ...]:
     """Everything that makes up the game state, for every variant (for before/after
     comparisons: an illegal action must leave all of it unchanged)."""
@@ -67,18 +76,14 @@ def state_key(game: Game) -> tuple[Any, ...]:
         tuple(game.board),
         tuple(game.announced_three),
         tuple(game.three_violation),
-        tuple(game.atu),
         tuple(game.turns_taken),
         tuple(game.has_laid),
         game.recycles,
         tuple(game.totals),
         tuple(game.results),
         tuple(game.log),
-        game.pending_swap,
-        tuple(tuple(d) for d in game.doubles_announced),
-        tuple(frozenset(s) for s in game.doubles_swapped),
-        tuple(frozenset(s) for s in game.swap_offered),
-        game.preplay_index,
+        # Every extension's state, every field (a new one is covered without listing it).
+        tuple((name, dataclasses.asdict(state)) for name, state in sorted(game.ext_states.items())),
         (
             t.acquired,
             t.start_rack,

@@ -39,6 +39,7 @@ from rummykit.engine.actions import (
 from rummykit.engine.game import Phase
 from rummykit.rules.options import OptionError
 from rummykit.rules.remi_ro import REMI_RO, TILES_106
+from scripting import preplay
 
 
 def opened_game(
@@ -876,7 +877,7 @@ def test_atu_announcement() -> None:
     play(game, "P1: ready", "P2: atu")
     assert illegal(game, "atu").rule == "§9.4"  # twice
     play(game, "P2: ready", "P3: ready", "P4: ready")
-    assert game.atu == [False, True, False, False]
+    assert preplay(game).atu == [False, True, False, False]
     assert illegal(game, "atu").rule == "§9.4"  # no longer pre-play
     run_out(game)
     assert game.results[-1].scores == (-100, -50, -100, -100)
@@ -885,7 +886,7 @@ def test_atu_announcement() -> None:
 def test_atu_mandatory() -> None:
     """§9.4(3): with ``atu_mandatory`` the twin's holder is announced automatically."""
     game = stacked_game(4, {2: "K4"}, indicator="K4", options={"atu_mandatory": True}, ready=False)
-    assert game.atu == [False, False, True, False]
+    assert preplay(game).atu == [False, False, True, False]
     play(game, "P1: ready", "P2: ready")
     assert illegal(game, "atu").rule == "§9.4"
 
@@ -913,7 +914,7 @@ def test_doubles_announce_swap_accept() -> None:
     assert illegal(game, "swap K5 P2").rule == "§9.4"  # not with oneself
     assert illegal(game, "swap Y9 P1").rule == "§9.4/A-49"  # no such double
     play(game, "P2: swap K5 P1")
-    assert game.to_move == 0 and game.pending_swap is not None
+    assert game.to_move == 0 and preplay(game).pending_swap is not None
     assert illegal(game, "ready").rule == "§9.4"  # the offer awaits an answer
     assert illegal(game, "accept B12").rule == "§9.4/A-49"  # a big double for a small one
     play(game, "P1: accept R7")

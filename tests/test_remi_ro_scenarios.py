@@ -28,6 +28,7 @@ from rummykit.engine.actions import Ready
 from rummykit.engine.game import Phase
 from rummykit.rules.remi_ro import REMI_RO, score_deal, score_value
 from rummykit.rules.variant import SeatOutcome
+from scripting import preplay
 
 # ------------------------------------------------------------------ RRT-05
 
@@ -39,7 +40,7 @@ def test_rrt05_three_doubles_reshuffle_rebuilds_with_the_same_maker() -> None:
     play(game, "P1: ready", "P2: reshuffle")
     assert game.phase is Phase.PREPLAY
     assert (game.maker, game.first_seat, game.deal_number) == (maker, first, 0)
-    assert game.to_move == first and game.preplay_index == 0
+    assert game.to_move == first and preplay(game).index == 0
     assert len(game.walls_used) == 2 and game.results == []
     assert [r[:] for r in game.racks] != dealt
     assert [len(r) for r in game.racks] == [15, 14, 14, 14]
@@ -72,7 +73,7 @@ def test_rrt05_doubles_are_counted_as_dealt_before_a_swap() -> None:
     )
     assert rack(game, 1).count("R5") == 1 and "R7" in rack(game, 1)
     play(game, "P2: reshuffle")
-    assert game.phase is Phase.PREPLAY and game.preplay_index == 0
+    assert game.phase is Phase.PREPLAY and preplay(game).index == 0
 
 
 # ------------------------------------------------------------------ RRT-07

@@ -43,6 +43,7 @@ from rummykit.engine.actions import (
     parse_action,
 )
 from rummykit.engine.errors import IllegalActionError
+from rummykit.engine.extensions.preplay import preplay_state, recount_doubles
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.view import SeatView, view
 from rummykit.model.pieces import Face
@@ -286,8 +287,7 @@ class _World:
                 turn.gained = b if turn.gained == a else a
         if game.face_down in (a, b):
             game.face_down = b if game.face_down == a else a
-        if game.phase is Phase.PREPLAY:
-            game.dealt_doubles = [game._double_kinds(r) for r in racks]
+        recount_doubles(game)
         game._legal_cache = None
 
     def _free(self, game: Game, exclude_seat: int | None = None) -> list[int]:
@@ -401,7 +401,8 @@ class _World:
                 return False
             return self.pieces.copies - others[face] >= 2
 
-        for kind in game.dealt_doubles[seat]:
+        state = preplay_state(game)
+        for kind in state.dealt_doubles[seat] if state is not None else ():
             face = Face.from_kind(material, kind)
             if DoublesCategory.of(face) is category and fits(face):
                 self._pin(game, seat, Counter({face: 2}))
@@ -432,11 +433,12 @@ class _World:
 
     def _fix_atu(self, game: Game, rng: random.Random) -> None:
         """Mandatory atu (RULES §9.4) is public at the deal: holders must match the view."""
-        if not game.options.get("atu_mandatory") or game.indicator is None:
+        state = preplay_state(game, writable=True)
+        if not game.options.get("atu_mandatory") or game.indicator is None or state is None:
             return
         twin = self.faces[game.indicator]
         for seat in range(game.players):
-            if game.atu[seat] == self.view.atu[seat]:
+            if state.atu[seat] == self.view.atu[seat]:
                 continue
             if self.view.atu[seat]:
                 self._ensure(game, seat, Counter({twin: 1}), rng)
@@ -447,7 +449,7 @@ class _World:
                     if not others:
                         raise _ConflictError
                     self._swap(game, p, others[rng.randrange(len(others))])
-            game.atu[seat] = self.view.atu[seat]
+            state.atu[seat] = self.view.atu[seat]
 
     def _hidden_choice(self, game: Game, text: str, rng: random.Random) -> Action:
         """A concrete action for a log entry this seat saw only in part."""
@@ -459,7 +461,9 @@ class _World:
             ]
         elif text.startswith("accept ?"):
             fits = [a for a in legal if isinstance(a, AcceptSwap)]
-            if game.pending_swap is not None and game.pending_swap[0] == self.view.seat:
+            state = preplay_state(game)
+            pending = None if state is None else state.pending_swap
+            if pending is not None and pending[0] == self.view.seat:
                 fits = self._received(game, rng) or fits
         else:
             fits = [a for a in legal if isinstance(a, CallRemi) and a.face is not None]

@@ -21,31 +21,31 @@ from types import MappingProxyType
 from typing import Any
 
 from rummykit.engine.actions import (
-    AcceptSwap,
     Action,
-    AnnounceAtu,
-    AnnounceDoubles,
     AnnounceThree,
     Attach,
     CallRemi,
     CloseBoard,
     DeclareBoard,
-    DeclineSwap,
     Discard,
-    DoublesCategory,
     Draw,
     ExchangeJoker,
     GoOut,
     Meld,
     NextDeal,
-    ProposeSwap,
     Ready,
     Reclaim,
     ResetTurn,
-    Reshuffle,
     TakeColumn,
 )
 from rummykit.engine.errors import IllegalActionError
+from rummykit.engine.extension import (
+    Extension,
+    ExtensionState,
+    Handler,
+    make_extensions,
+    phase_owners,
+)
 from rummykit.engine.table import Formation
 from rummykit.model.candidates import Candidate, candidates, counts_of
 from rummykit.model.melds import (
@@ -293,6 +293,11 @@ class Game:
         limit = self.options.get("rack_max_after_turn")
         self._rack_max = int(limit) if isinstance(limit, int) else 10**6
         self.play = self.variant.play_rules(self.options)
+        self.extensions: tuple[Extension[Any], ...] = make_extensions(self, self.play.extensions)
+        self._set_dispatch()
+        self.ext_states: dict[str, ExtensionState] = {}
+        """Each extension's state of this deal, under its name (see :meth:`writable_state`)."""
+        self._ext_shared = False
         if rng is None:
             seed = secrets.randbelow(2**63) if seed is None else seed
             rng = random.Random(seed)
@@ -355,12 +360,6 @@ class Game:
         self.board = [self.play.everyone_on_board] * n
         self.announced_three = [False] * n
         self.three_violation = [False] * n
-        self.atu = [False] * n
-        self.doubles_announced: list[list[DoublesCategory]] = [[] for _ in range(n)]
-        self.doubles_swapped: list[set[int]] = [set() for _ in range(n)]
-        self.dealt_doubles = [self._double_kinds(r) for r in self.racks]
-        self.swap_offered: list[set[int]] = [set() for _ in range(n)]
-        self.pending_swap: tuple[int, int, int] | None = None
         self.turns_taken = [0] * n
         self.has_laid = [False] * n
         """Whether each seat has laid or laid off anything in an earlier turn (for "Hand")."""
@@ -376,30 +375,42 @@ class Game:
         self.turn_number = 0
         self.turn = _Turn()
         self.snapshot: _Snapshot | None = None
-        self.preplay_order = [(self.first_seat + i) % n for i in range(n)]
-        self.preplay_index = 0
-        self.phase = Phase.PREPLAY
-        self.to_move = self.preplay_order[0]
-        if not self.play.preplay:
-            self._start_play()
-            return
-        if self.options.get("atu_mandatory"):
-            for seat in range(n):
-                if self._holds_atu(seat):
-                    self.atu[seat] = True
+        self.ext_states = {}
+        for ext in self.extensions:
+            state = ext.new_state(self)
+            if state is not None:
+                self.ext_states[ext.name] = state
+        self._ext_shared = False
+        for ext in self.extensions:
+            if ext.begin_deal(self):
+                return
+        self.start_play()
 
-    def _double_kinds(self, rack: Sequence[int]) -> list[int]:
-        counts = counts_of([self.faces[p].kind for p in rack])
-        # A-49: jokers never form a double.
-        return [k for k in range(52) if counts[k] >= 2]
+    def redeal(self) -> None:
+        """Deal the current deal again from a new wall, the same maker dealing (for an
+        extension whose rule cancels a deal before play, e.g. RULES §9.4(2))."""
+        self._start_deal()
 
-    def _holds_atu(self, seat: int) -> bool:
-        if self.indicator is None or not self.play.atu_announcement:
-            return False
-        face = self.faces[self.indicator]
-        if face.is_joker and not self.options.get("atu_on_joker_indicator", False):
-            return False
-        return any(p != self.indicator and self.faces[p] == face for p in self.racks[seat])
+    def _set_dispatch(self) -> None:
+        verifiers: dict[type, Handler] = dict(self._VERIFY)
+        appliers: dict[type, Handler] = dict(self._APPLY)
+        for ext in self.extensions:
+            for action_type, (verify, apply) in ext.bound_handlers().items():
+                if action_type in verifiers:
+                    raise ValueError(f"{ext.name} handles {action_type.__name__} a second time")
+                verifiers[action_type] = verify
+                appliers[action_type] = apply
+        self._verifiers = verifiers
+        self._appliers = appliers
+        self._phase_owners = phase_owners(self.extensions)
+
+    def writable_state(self, name: str) -> ExtensionState:
+        """Extension ``name``'s state of this deal, to change: a game and its copies
+        share their extensions' states until one of them changes one (copy-on-write)."""
+        if self._ext_shared:
+            self.ext_states = {k: v.copy() for k, v in self.ext_states.items()}
+            self._ext_shared = False
+        return self.ext_states[name]
 
     # ------------------------------------------------------------------ queries
 
@@ -432,7 +443,8 @@ class Game:
             f"table {len(self.table)}"
         )
 
-    def _fail(self, action: Action, rule: str, reason: str) -> IllegalActionError:
+    def fail(self, action: Action, rule: str, reason: str) -> IllegalActionError:
+        """The error for ``action``, broken ``rule`` and ``reason``, in the current state."""
         return IllegalActionError(f"{action}", rule, reason, self.describe())
 
     # ------------------------------------------------------------------ the triad
@@ -442,11 +454,11 @@ class Game:
         if self.phase is Phase.SHOWDOWN:
             self._verify_show(action)
             return
-        handler = self._VERIFY.get(type(action))
+        handler = self._verifiers.get(type(action))
         if handler is None:
-            raise self._fail(action, "§2.3", "unknown action type")
+            raise self.fail(action, "§2.3", f"{self.variant.name} has no such action")
         if self.turn.displaced is not None and type(action) not in (Attach, ResetTurn):
-            raise self._fail(
+            raise self.fail(
                 action,
                 self.play.cite("joker_shift", "§4.5"),
                 f"first attach the joker lifted from m{self.turn.displaced_from}",
@@ -471,146 +483,16 @@ class Game:
         if self.phase is Phase.SHOWDOWN:
             self._apply_show(action)
         else:
-            self._APPLY[type(action)](self, action)
+            self._appliers[type(action)](self, action)
         return action
 
-    # ------------------------------------------------------------------ pre-play
+    # ------------------------------------------------------------------ turns
 
-    def _verify_preplay(self, action: Action) -> None:
-        if self.phase is not Phase.PREPLAY:
-            raise self._fail(action, "§9.4", "announcements are made only before play")
-        if self.pending_swap is not None and not isinstance(action, AcceptSwap | DeclineSwap):
-            raise self._fail(action, "§9.4", "a swap offer awaits an answer")
-
-    def _verify_atu(self, action: Action) -> None:
-        self._verify_preplay(action)
-        seat = self.to_move
-        if self.atu[seat]:
-            raise self._fail(action, "§9.4", "atu is already announced")
-        if not self._holds_atu(seat):
-            raise self._fail(action, "§9.4", "atu needs the twin of the indicator tile")
-
-    def _apply_atu(self, action: Action) -> None:
-        self.atu[self.to_move] = True
-
-    def _unswapped_doubles(self, seat: int, category: DoublesCategory | None) -> list[int]:
-        current = set(self._double_kinds(self.racks[seat]))
-        return [
-            k
-            for k in self.dealt_doubles[seat]
-            if k in current
-            and k not in self.doubles_swapped[seat]
-            and (category is None or DoublesCategory.of(self.kind_faces[k]) is category)
-        ]
-
-    def _verify_doubles(self, action: AnnounceDoubles) -> None:
-        self._verify_preplay(action)
-        seat = self.to_move
-        if action.category in self.doubles_announced[seat]:
-            raise self._fail(action, "§9.4", "that category is already announced")
-        if not any(
-            DoublesCategory.of(self.kind_faces[k]) is action.category
-            for k in self.dealt_doubles[seat]
-        ):
-            raise self._fail(action, "§9.4", f"no {action.category} double was dealt to you")
-
-    def _apply_doubles(self, action: AnnounceDoubles) -> None:
-        self.doubles_announced[self.to_move].append(action.category)
-
-    def _verify_swap(self, action: ProposeSwap) -> None:
-        self._verify_preplay(action)
-        seat, other = self.to_move, action.seat
-        if not self.options.get("doubles_swap_enabled", False):
-            raise self._fail(action, "§9.4", "double swaps are disabled")
-        if not 0 <= other < self.players or other == seat:
-            raise self._fail(action, "§9.4", "swap with another seat at the table")
-        if other in self.swap_offered[seat]:
-            raise self._fail(action, "§9.4/A-49", "you already offered that player a swap")
-        category = DoublesCategory.of(action.face)
-        if action.face.is_joker or action.face.kind not in self._unswapped_doubles(seat, None):
-            raise self._fail(action, "§9.4/A-49", f"you hold no unswapped double {action.face}")
-        if category not in self.doubles_announced[seat]:
-            raise self._fail(action, "§9.4", f"announce your {category} double first")
-        wanted = category if self.options.get("doubles_swap_same_category_only") else None
-        announced = self.doubles_announced[other]
-        if (wanted is not None and wanted not in announced) or not announced:
-            raise self._fail(action, "§9.4/A-49", f"P{other + 1} has announced no matching double")
-        # Whether the other seat still holds an unswapped double of that category is its
-        # secret (A-49 "face down"): the offer rests on its announcement alone, and an
-        # offer it cannot accept can only be declined, like any other.
-
-    def _apply_swap(self, action: ProposeSwap) -> None:
-        seat = self.to_move
-        self.swap_offered[seat].add(action.seat)
-        self.pending_swap = (seat, action.seat, action.face.kind)
-        self.to_move = action.seat
-
-    def _verify_answer(self, action: Action) -> None:
-        if self.phase is not Phase.PREPLAY or self.pending_swap is None:
-            raise self._fail(action, "§9.4", "no swap offer is waiting")
-        if isinstance(action, AcceptSwap):
-            _proposer, target, kind = self.pending_swap
-            wanted = (
-                DoublesCategory.of(self.kind_faces[kind])
-                if self.options.get("doubles_swap_same_category_only")
-                else None
-            )
-            if action.face.is_joker or action.face.kind not in self._unswapped_doubles(
-                target, wanted
-            ):
-                raise self._fail(
-                    action,
-                    "§9.4/A-49",
-                    f"you hold no unswapped double {action.face} of that category",
-                )
-
-    def _apply_accept(self, action: AcceptSwap) -> None:
-        assert self.pending_swap is not None
-        proposer, target, kind = self.pending_swap
-        given = next(p for p in self.racks[proposer] if self.faces[p].kind == kind)
-        received = next(p for p in self.racks[target] if self.faces[p] == action.face)
-        self.racks[proposer].remove(given)
-        self.racks[target].remove(received)
-        self.racks[proposer].append(received)
-        self.racks[target].append(given)
-        self.racks[proposer].sort()
-        self.racks[target].sort()
-        self.doubles_swapped[proposer].add(kind)
-        self.doubles_swapped[target].add(action.face.kind)
-        self.pending_swap = None
-        self.to_move = proposer
-
-    def _apply_decline(self, action: DeclineSwap) -> None:
-        assert self.pending_swap is not None
-        self.to_move = self.pending_swap[0]
-        self.pending_swap = None
-
-    def _verify_reshuffle(self, action: Reshuffle) -> None:
-        self._verify_preplay(action)
-        if not self.options.get("three_doubles_reshuffle", False):
-            raise self._fail(action, "§9.4", "the three-doubles reshuffle is disabled")
-        if len(self.dealt_doubles[self.to_move]) < 3:
-            raise self._fail(action, "§9.4/A-49", "a reshuffle needs 3 doubles as dealt")
-
-    def _apply_reshuffle(self, action: Reshuffle) -> None:
-        # §9.4(2): all tiles are reshuffled and the same maker rebuilds the wall.
-        self._start_deal()
-
-    def _verify_ready(self, action: Ready) -> None:
-        self._verify_preplay(action)
-
-    def _apply_ready(self, action: Ready) -> None:
-        self.preplay_index += 1
-        if self.preplay_index < self.players:
-            self.to_move = self.preplay_order[self.preplay_index]
-            return
-        self._start_play()
-
-    def _start_play(self) -> None:
+    def start_play(self) -> None:
+        """Start the deal's first turn (an extension holding a phase before play calls
+        it when that phase is over)."""
         self.phase = Phase.ROUND1 if self.play.first_round_restricted else Phase.TURNS
         self._begin_turn(self.first_seat)
-
-    # ------------------------------------------------------------------ turns
 
     def _begin_turn(self, seat: int) -> None:
         self.to_move = seat
@@ -658,25 +540,25 @@ class Game:
 
     def _in_turn(self, action: Action) -> None:
         if self.phase not in (Phase.ROUND1, Phase.TURNS):
-            raise self._fail(action, "§2.3", f"no turn is being played ({self.phase})")
+            raise self.fail(action, "§2.3", f"no turn is being played ({self.phase})")
 
     def _verify_acquire(self, action: Action) -> None:
         self._in_turn(action)
         if self.turn.acquired is not None:
             if self.turn.acquired == "none":
-                raise self._fail(
+                raise self.fail(
                     action,
                     self.play.cite("first_turn", "§2.3"),
                     "the first player's first turn is a discard",
                 )
-            raise self._fail(
+            raise self.fail(
                 action, self.play.cite("acquire", "§2.3"), "you have already drawn or taken"
             )
 
     def _verify_draw(self, action: Draw) -> None:
         self._verify_acquire(action)
         if not self.stock:
-            raise self._fail(action, "§2.4/§9.11", "the stock is empty")
+            raise self.fail(action, "§2.4/§9.11", "the stock is empty")
 
     def _apply_draw(self, action: Draw) -> None:
         piece = self.stock.pop()
@@ -691,16 +573,16 @@ class Game:
         self._verify_acquire(action)
         seat = self.to_move
         if self.phase is Phase.ROUND1:
-            raise self._fail(action, "§9.5(3)", "nobody takes from the column in round 1")
+            raise self.fail(action, "§9.5(3)", "nobody takes from the column in round 1")
         last = len(self.column) - 1
         first = 1 if self.play.first_discard_dead else 0
         if not first <= action.index <= last:
             if action.index == 0 and last >= 0:
-                raise self._fail(action, "§9.5(1)", "the dead tile can never be taken")
-            raise self._fail(action, "§2.3", f"the discard pile has no piece {action.index}")
+                raise self.fail(action, "§9.5(1)", "the dead tile can never be taken")
+            raise self.fail(action, "§2.3", f"the discard pile has no piece {action.index}")
         if not self.play.take_any_column_tile:
             if action.index != last:
-                raise self._fail(
+                raise self.fail(
                     action,
                     self.play.cite("take_top", "§2.1(5)"),
                     "only the top discard may be taken",
@@ -708,11 +590,11 @@ class Game:
             return
         rack = len(self.racks[seat])
         if rack <= 2:
-            raise self._fail(action, "§9.6(1)", "with 1 or 2 tiles you may only draw")
+            raise self.fail(action, "§9.6(1)", "with 1 or 2 tiles you may only draw")
         if action.index == last:
             return
         if problem := self._middle_take_problem():
-            raise self._fail(action, *problem)
+            raise self.fail(action, *problem)
 
     def _middle_take_problem(self) -> tuple[str, str] | None:
         seat = self.to_move
@@ -744,23 +626,19 @@ class Game:
         self._in_turn(action)
         seat = self.to_move
         if self.turn.acquired is None:
-            raise self._fail(
-                action, self.play.cite("acquire", "§2.3"), "draw or take a piece first"
-            )
+            raise self.fail(action, self.play.cite("acquire", "§2.3"), "draw or take a piece first")
         if not self.play.table_melds:
-            raise self._fail(
+            raise self.fail(
                 action,
                 self.play.cite("table", "§2.3"),
                 "melds are never laid on the table during play",
             )
         if self.phase is Phase.ROUND1:
-            raise self._fail(action, "§9.5(3)", "nothing is laid, attached or exchanged in round 1")
+            raise self.fail(action, "§9.5(3)", "nothing is laid, attached or exchanged in round 1")
         if self.turn.acquired == "none" and not self.play.first_turn_may_meld:
-            raise self._fail(
-                action, "§5.2/A-14", "the first player only discards on his first turn"
-            )
+            raise self.fail(action, "§5.2/A-14", "the first player only discards on his first turn")
         if self.board[seat]:
-            raise self._fail(
+            raise self.fail(
                 action,
                 self.play.cite("board", "§9.13"),
                 "a board player never lays out, attaches or exchanges",
@@ -804,7 +682,7 @@ class Game:
             kind = face.kind
             options = [p for p in rack if piece_faces[p].kind == kind and p not in chosen]
             if not options:
-                raise self._fail(action, "§2.3", f"{face} is not on your rack")
+                raise self.fail(action, "§2.3", f"{face} is not on your rack")
             options.sort(key=lambda p: (p not in preferred, p in avoided, p))
             chosen.append(options[0])
         return chosen
@@ -814,7 +692,7 @@ class Game:
         if left >= 1:
             return
         if not self.play.go_out_without_discard:
-            raise self._fail(
+            raise self.fail(
                 action,
                 self.play.cite("keep_discard", "§2.1(9)"),
                 "one piece must stay for the discard",
@@ -824,15 +702,15 @@ class Game:
         trial._going_out_trial = True
         trial._APPLY[type(action)](trial, action)
         if problem := trial._commit_problem(going_out=True):
-            raise self._fail(action, *problem)
+            raise self.fail(action, *problem)
 
     def _verify_meld(self, action: Meld) -> None:
         self._verify_table_action(action)
         if len(action.declared) != len(action.faces):
-            raise self._fail(action, "§2.2", "malformed meld")
+            raise self.fail(action, "§2.2", "malformed meld")
         self._pick(self.to_move, action.faces, action)
         if not read_meld(action.faces, self.rules, action.declared):
-            raise self._fail(
+            raise self.fail(
                 action, self.play.cite("meld", "§2.2"), "these pieces do not form a run or a set"
             )
         self._keeps_discard(action, len(action.faces))
@@ -876,7 +754,7 @@ class Game:
 
     def _formation(self, action: Action, target: int) -> Formation:
         if not 1 <= target <= len(self.table):
-            raise self._fail(
+            raise self.fail(
                 action, self.play.cite("attach", "§2.1(7)"), f"there is no formation m{target}"
             )
         return self.table[target - 1]
@@ -930,28 +808,28 @@ class Game:
             return
         freed_joker = piece in self.turn.pending_jokers
         if not (freed_joker or self._may_lay_off(seat)):
-            raise self._fail(
+            raise self.fail(
                 action,
                 self.play.cite("attach_opening", "§2.1(7)"),
                 "laying off needs a player opened in an earlier turn",
             )
         if action.face.is_joker and formation.owner != seat and self.play.joker_layoff_own_only:
-            raise self._fail(
+            raise self.fail(
                 action, "§9.6(2)", "a joker may be attached only to your own formations"
             )
         if action.declared is not None and not action.face.is_joker:
-            raise self._fail(action, "§2.2", "only a joker is declared")
+            raise self.fail(action, "§2.2", "only a joker is declared")
         if self._attach_slot(formation, action.face, action.declared) is None:
             index = self._shifted_joker(formation, action.face)
             if index is None:
-                raise self._fail(
+                raise self.fail(
                     action,
                     self.play.cite("attach", "§2.1(7)"),
                     f"{action.face} does not fit {formation.notation(self.pieces)}",
                 )
             lifted = formation.replacing(formation.pieces[index], piece, action.face.kind)
             if not self._joker_moves(lifted):
-                raise self._fail(
+                raise self.fail(
                     action,
                     self.play.cite("joker_relocation", "§4.5/A-10"),
                     f"the joker that {action.face} replaces in "
@@ -985,20 +863,20 @@ class Game:
         source = self.table[self.turn.displaced_from - 1]
         targets = {a.target for a in self._joker_moves(source)}
         if not action.face.is_joker:
-            raise self._fail(
+            raise self.fail(
                 action,
                 self.play.cite("joker_shift", "§4.5"),
                 f"first attach the joker lifted from m{source.id}",
             )
         if formation.id not in targets:
             where = "a free end of that run" if source.id in targets else "another formation"
-            raise self._fail(
+            raise self.fail(
                 action,
                 self.play.cite("joker_shift", "§4.5"),
                 f"the joker lifted from m{source.id} goes to {where}",
             )
         if self._attach_slot(formation, action.face, action.declared) is None:
-            raise self._fail(
+            raise self.fail(
                 action,
                 self.play.cite("joker_shift", "§4.5"),
                 f"the joker does not fit {formation.notation(self.pieces)} there",
@@ -1049,12 +927,12 @@ class Game:
         faces = action.faces
         jokers = [p for p in formation.pieces if self.faces[p].is_joker]
         if not jokers:
-            raise self._fail(
+            raise self.fail(
                 action, self.play.cite("exchange", "§2.1(8)"), f"m{action.target} holds no joker"
             )
         if formation.kind is MeldKind.RUN:
             if len(faces) != 1:
-                raise self._fail(
+                raise self.fail(
                     action,
                     self.play.cite("exchange", "§2.1(8)"),
                     "a joker in a run is freed by one piece",
@@ -1062,13 +940,13 @@ class Game:
             for i, p in enumerate(formation.pieces):
                 if p in jokers and formation.represented(self.pieces, i) == faces[0]:
                     if p in self.locked:
-                        raise self._fail(
+                        raise self.fail(
                             action,
                             self.play.cite("exchange", "§2.1(8)"),
                             "that joker was exchanged once already",
                         )
                     return formation, [p], [formation.positions[i]]
-            raise self._fail(
+            raise self.fail(
                 action,
                 self.play.cite("exchange", "§2.1(8)"),
                 f"no joker in m{action.target} stands for {faces[0]}",
@@ -1080,7 +958,7 @@ class Game:
             or len(set(suits)) != len(suits)
             or present & set(suits)
         ):
-            raise self._fail(
+            raise self.fail(
                 action,
                 self.play.cite("exchange", "§2.1(8)"),
                 f"those pieces are not missing from m{action.target}",
@@ -1089,7 +967,7 @@ class Game:
             # §8.5: one missing suit replaces one joker.
             free = [p for p in jokers if p not in self.locked]
             if len(faces) != 1 or not free:
-                raise self._fail(
+                raise self.fail(
                     action,
                     self.play.cite("exchange", "§2.1(8)"),
                     "one piece of a missing suit frees one joker",
@@ -1097,13 +975,13 @@ class Game:
             return formation, free[:1], [formation.rank]
         if len(present) + len(suits) != 4 or self.rules.set_max_size < 4:
             # With sets capped below four (§10.11 set_max_size) no set joker is freed.
-            raise self._fail(
+            raise self.fail(
                 action,
                 self.play.cite("exchange_set", "§2.1(8)"),
                 "a joker in a set is freed only when all four suits/colours lie there",
             )
         if any(p in self.locked for p in jokers):
-            raise self._fail(
+            raise self.fail(
                 action,
                 self.play.cite("exchange", "§2.1(8)"),
                 "that joker was exchanged once already",
@@ -1114,13 +992,13 @@ class Game:
         self._verify_table_action(action)
         seat = self.to_move
         if not self.play.joker_exchange:
-            raise self._fail(
+            raise self.fail(
                 action,
                 self.play.cite("exchange", "§2.1(8)"),
                 "jokers on the table are never exchanged here",
             )
         if not self.opened[seat] and self.play.exchange_needs_opened_before:
-            raise self._fail(
+            raise self.fail(
                 action,
                 self.play.cite("exchange_opened", "§2.1(8)"),
                 "exchanging needs an opened player",
@@ -1128,7 +1006,7 @@ class Game:
         self._pick(seat, action.faces, action)
         _, jokers, _ = self._exchange_plan(action)
         if len(action.faces) != len(jokers) and self._exchange_one_for_one(seat):
-            raise self._fail(
+            raise self.fail(
                 action,
                 self.play.cite("exchange_opened", "§2.1(8)"),
                 "before your opening formations, an exchange gives one piece per joker",
@@ -1180,10 +1058,10 @@ class Game:
         """(formation, piece) a reclaim takes, or raise (A-75 option)."""
         seat = self.to_move
         if not self.play.reclaim_own_end_tiles:
-            raise self._fail(action, "A-75", "tiles are never taken back from the table")
+            raise self.fail(action, "A-75", "tiles are never taken back from the table")
         formation = self._formation(action, action.target)
         if formation.owner != seat or formation.id in self.turn.new_formations:
-            raise self._fail(
+            raise self.fail(
                 action, "A-75", "only your own formations from an earlier turn give tiles back"
             )
         rules = self.rules
@@ -1204,7 +1082,7 @@ class Game:
                 and not (rules.wild_le_natural and wild > natural)
             ):
                 return formation, p
-        raise self._fail(
+        raise self.fail(
             action,
             "A-75",
             f"{action.face} is no end tile of yours that m{action.target} can spare",
@@ -1213,7 +1091,7 @@ class Game:
     def _verify_reclaim(self, action: Reclaim) -> None:
         self._verify_table_action(action)
         if action.face.is_joker:
-            raise self._fail(action, "A-75", "a joker leaves the table only by an exchange")
+            raise self.fail(action, "A-75", "a joker leaves the table only by an exchange")
         self._reclaim_piece(action)
 
     def _apply_reclaim(self, action: Reclaim) -> None:
@@ -1231,11 +1109,11 @@ class Game:
         self._in_turn(action)
         seat = self.to_move
         if not self.play.three_announcement:
-            raise self._fail(action, "§9.11", "this variant has no 'three' announcement")
+            raise self.fail(action, "§9.11", "this variant has no 'three' announcement")
         if self.announced_three[seat]:
-            raise self._fail(action, "§9.11", "you have already announced")
+            raise self.fail(action, "§9.11", "you have already announced")
         if len(self.racks[seat]) > 4:
-            raise self._fail(action, "§9.11", "announce when at most 3 tiles will remain")
+            raise self.fail(action, "§9.11", "announce when at most 3 tiles will remain")
 
     def _apply_three(self, action: AnnounceThree) -> None:
         self.announced_three[self.to_move] = True
@@ -1256,7 +1134,7 @@ class Game:
     def _verify_board(self, action: DeclareBoard) -> None:
         self._in_turn(action)
         if problem := self._board_problem():
-            raise self._fail(action, *problem)
+            raise self.fail(action, *problem)
 
     def _apply_board(self, action: DeclareBoard) -> None:
         self.board[self.to_move] = True
@@ -1264,7 +1142,7 @@ class Game:
     def _verify_reset(self, action: ResetTurn) -> None:
         self._in_turn(action)
         if not self.turn.dirty:
-            raise self._fail(action, "§2.3", "nothing to reset this turn")
+            raise self.fail(action, "§2.3", "nothing to reset this turn")
 
     def _apply_reset(self, action: ResetTurn) -> None:
         snap = self.snapshot
@@ -1375,19 +1253,19 @@ class Game:
         (piece,) = self._pick_discard(seat, action.face, action)
         remaining = len(self.racks[seat]) - 1
         if problem := self._commit_problem(going_out=remaining == 0):
-            raise self._fail(action, *problem)
+            raise self.fail(action, *problem)
         if (
             not self.play.discard_taken_allowed
             and self.turn.acquired == "last"
             and piece in self.turn.must_use
         ):
-            raise self._fail(
+            raise self.fail(
                 action,
                 "§2.5/A-03",
                 "the piece taken from the discard pile cannot be discarded in the same turn",
             )
         if remaining > self._rack_max:
-            raise self._fail(
+            raise self.fail(
                 action,
                 "§9.6/A-50",
                 f"at most {self._rack_max} tiles may stay on the rack after the turn",
@@ -1399,7 +1277,7 @@ class Game:
         faces = self.faces
         options = [p for p in self.racks[seat] if faces[p].kind == kind]
         if not options:
-            raise self._fail(action, "§2.3", f"{face} is not on your rack")
+            raise self.fail(action, "§2.3", f"{face} is not on your rack")
         obligated = (
             set(self.turn.must_use) | set(self.turn.pending_jokers) | set(self.turn.reclaimed)
         )
@@ -1443,18 +1321,18 @@ class Game:
         seat = self.to_move
         rule = self.play.cite("call", "§6.6")
         if not self.play.stop_call:
-            raise self._fail(action, rule, "this variant has no 'Remi!' call")
+            raise self.fail(action, rule, "this variant has no 'Remi!' call")
         if self.turn.acquired is None or self.turn.acquired == "none":
-            raise self._fail(action, rule, "'Remi!' is called right after drawing")
+            raise self.fail(action, rule, "'Remi!' is called right after drawing")
         if action.face is None:
             return
         self._pick_discard(seat, action.face, action)  # it must be in the hand
         if self.play.close_drawn_only and self.faces[self.turn.gained] != action.face:
-            raise self._fail(
+            raise self.fail(
                 action, self.play.cite("close_card", rule), "only the card drawn may close"
             )
         if action.face not in self._call_closes(seat):
-            raise self._fail(action, rule, "the other cards do not all lie in melds")
+            raise self.fail(action, rule, "the other cards do not all lie in melds")
 
     def _call_closes(self, seat: int) -> frozenset[Face]:
         closes = self.variant.closing_discards(self.rack_faces(seat), self.options)
@@ -1496,12 +1374,12 @@ class Game:
         if isinstance(action, Ready):
             return
         if not isinstance(action, Meld):
-            raise self._fail(action, rule, "at the showdown lay out melds, then 'ready'")
+            raise self.fail(action, rule, "at the showdown lay out melds, then 'ready'")
         if len(action.declared) != len(action.faces):
-            raise self._fail(action, "§2.2", "malformed meld")
+            raise self.fail(action, "§2.2", "malformed meld")
         self._pick(self.to_move, action.faces, action)
         if not read_meld(action.faces, self.rules, action.declared):
-            raise self._fail(
+            raise self.fail(
                 action, self.play.cite("meld", "§2.2"), "these pieces do not form a run or a set"
             )
 
@@ -1557,17 +1435,17 @@ class Game:
         seat = self.to_move
         rule = self.play.cite("board", "§9.13")
         if not self.board[seat]:
-            raise self._fail(action, rule, "only a board player closes with a contract")
+            raise self.fail(action, rule, "only a board player closes with a contract")
         if self.turn.acquired is None or (
             self.turn.acquired == "none" and not self.play.first_turn_may_meld
         ):
-            raise self._fail(action, rule, "take a tile first, then close")
+            raise self.fail(action, rule, "take a tile first, then close")
         (piece,) = self._pick_discard(seat, action.face, action)
         del piece
         if len(self.racks[seat]) != 15:
-            raise self._fail(action, rule, "a board contract is 14 tiles plus the discard")
+            raise self.fail(action, rule, "a board contract is 14 tiles plus the discard")
         if action.face not in self._board_closes(seat):
-            raise self._fail(action, rule, "the other 14 tiles form no contract")
+            raise self.fail(action, rule, "the other 14 tiles form no contract")
 
     def _board_closes(self, seat: int) -> Mapping[Face, Contract]:
         return self.variant.board_closes(self.rack_faces(seat), self.options)
@@ -1590,34 +1468,34 @@ class Game:
         rule = play.cite("go_out", "§2.3")
         find_layout = self.variant.find_layout
         if find_layout is None:
-            raise self._fail(action, "§2.3", "this variant has no going out with a layout")
+            raise self.fail(action, "§2.3", "this variant has no going out with a layout")
         closing: int | None = None
         if action.face is None:
             if self.turn.acquired is not None:
-                raise self._fail(action, rule, "after drawing, close with a discard: out X")
+                raise self.fail(action, rule, "after drawing, close with a discard: out X")
             if not play.go_out_before_first_draw:
-                raise self._fail(action, rule, "going out before the first draw is disabled")
+                raise self.fail(action, rule, "going out before the first draw is disabled")
             if self.turns_taken[seat] != 1:
-                raise self._fail(action, rule, "only a dealt hand is laid out without a draw")
+                raise self.fail(action, rule, "only a dealt hand is laid out without a draw")
         else:
             if self.turn.acquired is None:
-                raise self._fail(action, play.cite("acquire", "§2.3"), "draw or take a card first")
+                raise self.fail(action, play.cite("acquire", "§2.3"), "draw or take a card first")
             (closing,) = self._pick_discard(seat, action.face, action)
             if problem := self._commit_problem(going_out=True):
-                raise self._fail(action, *problem)
+                raise self.fail(action, *problem)
             if (
                 not play.discard_taken_allowed
                 and self.turn.acquired == "last"
                 and closing in self.turn.must_use
             ):
-                raise self._fail(
+                raise self.fail(
                     action,
                     "§2.5/A-03",
                     "the card taken from the discard pile cannot close in the same turn",
                 )
         faces = [self.faces[p] for p in self._layout_pieces(seat, closing)]
         if find_layout(faces, self.options) is None:
-            raise self._fail(action, rule, f"these {len(faces)} cards form no layout")
+            raise self.fail(action, rule, f"these {len(faces)} cards form no layout")
 
     def _apply_go_out(self, action: GoOut) -> None:
         seat = self.to_move
@@ -1710,12 +1588,12 @@ class Game:
             rack_values = [hand_shown.points for hand_shown in shown]
         outcomes = [
             SeatOutcome(
+                **self._outcome_fields(s),
                 rack=tuple(self.faces[p] for p in self.racks[s]),
                 hand=hand and s == closer,
                 opened=self.opened[s],
                 board=self.board[s],
                 three_violation=self.three_violation[s],
-                atu=self.atu[s],
                 closed=(s == closer),
                 table_value=table_values[s],
                 rack_value=rack_values[s],
@@ -1761,6 +1639,19 @@ class Game:
         self.phase = Phase.MATCH_END if done else Phase.DEAL_END
         self.to_move = self._next_maker()
 
+    def _outcome_fields(self, seat: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for ext in self.extensions:
+            out.update(ext.outcome_fields(self, seat))
+        return out
+
+    def view_fields(self, seat: int) -> dict[str, Any]:
+        """The fields of ``seat``'s view that the variant's extensions fill."""
+        out: dict[str, Any] = {}
+        for ext in self.extensions:
+            out.update(ext.view_fields(self, seat))
+        return out
+
     def _next_maker(self) -> int:
         if self.play.winner_deals and self.results and self.results[-1].closer is not None:
             # A-32: the winner of the deal deals the next one.
@@ -1774,7 +1665,7 @@ class Game:
 
     def _verify_next(self, action: NextDeal) -> None:
         if self.phase is not Phase.DEAL_END:
-            raise self._fail(
+            raise self.fail(
                 action,
                 self.play.cite("deal_end", "§2.3"),
                 "the next deal starts only after a deal ends",
@@ -1793,30 +1684,14 @@ class Game:
             return []
         if self.phase is Phase.DEAL_END:
             return [NextDeal()]
-        if self.phase is Phase.PREPLAY:
-            return [a for a in self._preplay_candidates() if self.can(a)]
+        owner = self._phase_owners.get(self.phase)
+        if owner is not None:
+            return [a for a in owner.candidates(self) if self.can(a)]
         actions = self._show_actions() if self.phase is Phase.SHOWDOWN else self._turn_actions()
         # Legal actions are exactly those that verify, so applying one of them right
         # away (nothing logged in between) need not verify again.
         self._legal_cache = (len(self.log), actions, {id(a) for a in actions})
         return actions
-
-    def _preplay_candidates(self) -> Iterator[Action]:
-        seat = self.to_move
-        material = self.pieces.material
-        if self.pending_swap is not None:
-            for k in self._unswapped_doubles(seat, None):
-                yield AcceptSwap(self.kind_faces[k])
-            yield DeclineSwap()
-            return
-        yield AnnounceAtu()
-        for cat in DoublesCategory:
-            yield AnnounceDoubles(cat)
-        for k in self._unswapped_doubles(seat, None):
-            for other in range(self.players):
-                yield ProposeSwap(Face.from_kind(material, k), other)
-        yield Reshuffle()
-        yield Ready()
 
     def _turn_actions(self) -> list[Action]:
         seat = self.to_move
@@ -2064,15 +1939,12 @@ class Game:
             "board",
             "announced_three",
             "three_violation",
-            "atu",
             "turns_taken",
-            "dealt_doubles",
             "has_laid",
         ):
             setattr(new, name, getattr(self, name)[:])
-        new.doubles_announced = [a[:] for a in self.doubles_announced]
-        new.doubles_swapped = [set(a) for a in self.doubles_swapped]
-        new.swap_offered = [set(a) for a in self.swap_offered]
+        # Extensions' states are shared until either game changes one (writable_state).
+        self._ext_shared = new._ext_shared = True
         new.turn = self.turn.copy()
         new.showdown_queue = self.showdown_queue[:]
         new._legal_cache = None
@@ -2106,21 +1978,17 @@ class Game:
         del state["_melds_by_rack"]
         state["_legal_cache"] = None
         state["_slots_by_formation"] = {}
+        for name in ("_verifiers", "_appliers", "_phase_owners"):
+            del state[name]
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self.options = MappingProxyType(state["options"])
         self._melds_by_rack = _MELDS_BY_RACK.setdefault((self.variant.name, self.rules), {})
+        self._set_dispatch()
 
     _VERIFY: Mapping[type, Any] = {
-        AnnounceAtu: _verify_atu,
-        AnnounceDoubles: _verify_doubles,
-        ProposeSwap: _verify_swap,
-        AcceptSwap: _verify_answer,
-        DeclineSwap: _verify_answer,
-        Reshuffle: _verify_reshuffle,
-        Ready: _verify_ready,
         Draw: _verify_draw,
         TakeColumn: _verify_take,
         Meld: _verify_meld,
@@ -2137,13 +2005,6 @@ class Game:
         NextDeal: _verify_next,
     }
     _APPLY: Mapping[type, Any] = {
-        AnnounceAtu: _apply_atu,
-        AnnounceDoubles: _apply_doubles,
-        ProposeSwap: _apply_swap,
-        AcceptSwap: _apply_accept,
-        DeclineSwap: _apply_decline,
-        Reshuffle: _apply_reshuffle,
-        Ready: _apply_ready,
         Draw: _apply_draw,
         TakeColumn: _apply_take,
         Meld: _apply_meld,

@@ -100,7 +100,6 @@ def analysis_game(
     game.opened = [opened if s == 0 else s in owners for s in range(game.players)]
     game.has_laid = list(game.opened)
     game.board = [board] + [False] * (game.players - 1)
-    game.pending_swap = None
     game.phase = Phase.TURNS
     game.to_move = 0
     # Round 2 or later, so no first-round restriction applies (RULES §9.5).

@@ -210,11 +210,7 @@ def view(game: Game, seat: int) -> SeatView:
         raise ValueError(f"seat must be 0..{game.players - 1}, not {seat}")
     faces = game.faces
     own_turn = game.to_move == seat and game.phase in (Phase.ROUND1, Phase.TURNS)
-    offer = None
-    if game.pending_swap is not None:
-        proposer, target, _ = game.pending_swap
-        if seat in (proposer, target):
-            offer = f"P{proposer + 1} offers P{target + 1} a double tile"
+    n = game.players
     return SeatView(
         variant=game.variant.name,
         options=dict(game.options),
@@ -242,9 +238,13 @@ def view(game: Game, seat: int) -> SeatView:
         opened=tuple(game.opened),
         board=tuple(game.board),
         announced_three=tuple(game.announced_three),
-        atu=tuple(game.atu),
-        doubles_announced=tuple(tuple(str(c) for c in d) for d in game.doubles_announced),
-        swap_offer=offer,
+        **{
+            # What a variant without the pre-play extension shows in its fields.
+            "atu": (False,) * n,
+            "doubles_announced": ((),) * n,
+            "swap_offer": None,
+            **game.view_fields(seat),
+        },
         turns_taken=tuple(game.turns_taken),
         totals=tuple(game.totals),
         results=tuple(game.results),

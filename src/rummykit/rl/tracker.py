@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rummykit.engine import Game, Phase
+from rummykit.engine.extensions.preplay import preplay_state
 from rummykit.engine.table import Formation
 from rummykit.model.pieces import Face
 from rummykit.rl.memory import COUNT_BLOCKS, PublicMemory
@@ -430,7 +431,8 @@ class ObservationTracker:
         if indicator is not None:
             ones.append(e._indicator_at + kind_of[indicator])
         ones += range(base, base + n)  # present
-        for other, announced in enumerate(game.doubles_announced):
+        preplay = preplay_state(game)
+        for other, announced in enumerate(preplay.doubles_announced if preplay else ()):
             for category in announced:
                 ones.append(base + (6 + _DOUBLE_AT[category]) * s + (other - me) % n)
         ones.append(base + 11 * s + (game.maker - me) % n)
@@ -443,12 +445,13 @@ class ObservationTracker:
             slot.ones = ones
         # Scalars and the seats' counters, in the encoder's fixed fraction positions.
         pending = len(turn.pending_jokers) + (turn.displaced is not None) if own_turn else 0
-        swap = game.pending_swap
+        swap = preplay.pending_swap if preplay else None
         order = [*range(me, n), *range(me)]
         racks = game.racks
         rack_fraction = e._rack_fraction
         turns, totals = game.turns_taken, game.totals
-        opened, board, three, atu = game.opened, game.board, game.announced_three, game.atu
+        opened, board, three = game.opened, game.board, game.announced_three
+        atu = preplay.atu if preplay else [False] * n
         fval: list[Any] = [
             min(game.round, _ROUND_CAP) / _ROUND_CAP,
             len(game.stock) / self._points,

@@ -728,7 +728,7 @@ def contract_of(
 def play_rules(options: Options) -> PlayRules:
     """The turn structure of RULES §9.5-§9.13 under these options."""
     return PlayRules(
-        preplay=True,
+        extensions=("preplay",),
         first_turn_draws=False,
         first_turn_may_meld=False,
         first_round_restricted=True,

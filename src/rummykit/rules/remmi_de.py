@@ -558,7 +558,7 @@ def play_rules(options: Options) -> PlayRules:
     """The turn structure of RULES §10.3-§10.10 under these options."""
     board = bool(options["board_variant"])
     return PlayRules(
-        preplay=True,  # §10.2(6): the double swap
+        extensions=("preplay",),  # §10.2(6): the double swap
         atu_announcement=False,  # §10.2(5)
         maker_passes_right=False,  # §10.1: the dealer role moves to the left
         first_turn_draws=False,

@@ -79,8 +79,10 @@ class PlayRules:
     meld rules), never a variant's name.
     """
 
-    preplay: bool = False
-    """Announcements before play: atu, doubles, swaps, reshuffle (RULES §9.4)."""
+    extensions: tuple[str, ...] = ()
+    """The engine extensions this variant plays, by name (``rummykit.engine.extension``):
+    rules only some variants have, each owning its state, actions and phase; e.g.
+    ``"preplay"``, the announcements before play (RULES §9.4)."""
     atu_announcement: bool = True
     """Before play, the holder of the indicator's twin may announce atu (§9.4); a
     variant with an indicator but no atu turns it off (§10.2(5))."""
@@ -175,6 +177,11 @@ class PlayRules:
     """Where this variant's rulebook states a shared rule, for error messages: keys
     ``first_turn``, ``acquire``, ``take_use``, ``opening``, ``exchange_use``."""
 
+    @property
+    def preplay(self) -> bool:
+        """Whether deals start with announcements before play (RULES §9.4)."""
+        return "preplay" in self.extensions
+
     def cite(self, key: str, fallback: str) -> str:
         """The RULES section for ``key`` in this variant."""
         return self.sections.get(key, fallback)
@@ -245,7 +252,8 @@ class SeatOutcome:
     opened: bool
     board: bool
     three_violation: bool
-    atu: bool
+    atu: bool = False
+    """The seat announced atu before play (RULES §9.4; the pre-play extension)."""
     closed: bool
     table_value: int
     """Scoring value of the pieces credited to the seat on the table."""

@@ -1,0 +1,170 @@
+"""Variant extensions: rules that only some variants play, as plug-ins of the engine.
+
+A variant names the extensions it plays in its :class:`~rummykit.rules.variant.PlayRules`
+(``extensions``, plain names: the rules layer never imports the engine).  Each name
+resolves here to an :class:`Extension` subclass, which owns everything of its rule:
+
+* its per-deal state, an :class:`ExtensionState` that :class:`~rummykit.engine.game.Game`
+  keeps in ``Game.ext_states`` under the extension's name, made fresh at every deal
+  start and copied generically (a new field cannot be forgotten by a copy);
+* its actions: for each action type it handles, a verify and an apply function;
+* the phase it holds the game in, if any, and the candidate actions listed there;
+* the fields it contributes to each seat's view and to each seat's deal outcome.
+
+The core game only calls these hooks; it holds no field or switch of any one variant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
+
+from rummykit.engine.actions import Action
+
+if TYPE_CHECKING:
+    from rummykit.engine.game import Game
+
+__all__ = [
+    "Extension",
+    "ExtensionState",
+    "Handler",
+    "extension_class",
+    "make_extensions",
+    "phase_owners",
+    "register_extension",
+]
+
+Handler = Callable[["Game", Action], None]
+"""A verify or apply function: called with the game and the action."""
+
+
+@dataclass(slots=True)
+class ExtensionState:
+    """An extension's per-deal state.
+
+    Fields hold immutable values (ints, bools, strings, faces, tuples, enums) or lists,
+    sets and dicts of them, nested as deep as needed: :meth:`copy` copies every
+    container it finds, so a subclass declares its fields and nothing more.
+    """
+
+    def copy(self) -> ExtensionState:
+        """An independent copy: every list, set and dict copied, at every depth."""
+        new = object.__new__(type(self))
+        for f in fields(self):
+            object.__setattr__(new, f.name, _clone(getattr(self, f.name)))
+        return new
+
+
+def _clone(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_clone(v) for v in value]
+    if isinstance(value, set):
+        return {_clone(v) for v in value}
+    if isinstance(value, dict):
+        return {k: _clone(v) for k, v in value.items()}
+    if isinstance(value, tuple) and any(isinstance(v, list | set | dict) for v in value):
+        return tuple(_clone(v) for v in value)
+    return value
+
+
+S = TypeVar("S", bound=ExtensionState)
+
+
+class Extension(Generic[S]):
+    """One rule some variants play.  Subclasses set :attr:`name`, :attr:`handlers` and
+    override the hooks they need; an instance is built once per game from its options
+    and holds no state of a deal (that is :meth:`new_state`'s), so copies of a game
+    share it."""
+
+    name: ClassVar[str]
+    """The name variants use for it in ``PlayRules.extensions``."""
+    handlers: ClassVar[Mapping[type[Action], tuple[str, str]]] = {}
+    """Per action type it adds: the names of its verify and apply methods, each
+    ``(self, game, action) -> None``."""
+    phases: ClassVar[tuple[str, ...]] = ()
+    """The game phases this extension holds the game in (it lists their candidates)."""
+
+    def __init__(self, game: Game) -> None:
+        """Read what the extension needs from ``game``'s options (keep no reference to
+        the game: an extension is shared by the game's copies and pickled with it)."""
+
+    # ------------------------------------------------------------------ state
+
+    def new_state(self, game: Game) -> S | None:
+        """The extension's state at the start of a deal (None: it keeps none)."""
+        return None
+
+    def state(self, game: Game) -> S:
+        """This deal's state, to read."""
+        return cast(S, game.ext_states[self.name])
+
+    def writable(self, game: Game) -> S:
+        """This deal's state, to change (a copy of the game never sees the change)."""
+        return cast(S, game.writable_state(self.name))
+
+    # ------------------------------------------------------------------ hooks
+
+    def begin_deal(self, game: Game) -> bool:
+        """Called once the deal is dealt: True if the extension holds the game in a
+        phase of its own before play starts (the core then does not start play)."""
+        return False
+
+    def candidates(self, game: Game) -> Iterator[Action]:
+        """Candidate actions in this extension's phase (the game keeps those that verify)."""
+        return iter(())
+
+    def view_fields(self, game: Game, seat: int) -> Mapping[str, Any]:
+        """Fields of ``seat``'s :class:`~rummykit.engine.view.SeatView` this extension fills."""
+        return {}
+
+    def outcome_fields(self, game: Game, seat: int) -> Mapping[str, Any]:
+        """Fields of ``seat``'s :class:`~rummykit.rules.variant.SeatOutcome` it fills."""
+        return {}
+
+    def bound_handlers(self) -> dict[type[Action], tuple[Handler, Handler]]:
+        """(verify, apply) per action type, each called as ``handler(game, action)``."""
+        out: dict[type[Action], tuple[Handler, Handler]] = {}
+        for action_type, (verify, apply) in self.handlers.items():
+            out[action_type] = (getattr(self, verify), getattr(self, apply))
+        return out
+
+
+_REGISTRY: dict[str, type[Extension[Any]]] = {}
+
+
+def register_extension(cls: type[Extension[Any]]) -> type[Extension[Any]]:
+    """Class decorator: make ``cls`` available under ``cls.name``."""
+    if cls.name in _REGISTRY and _REGISTRY[cls.name] is not cls:
+        raise ValueError(f"an extension named {cls.name!r} is already registered")
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def extension_class(name: str) -> type[Extension[Any]]:
+    """The extension registered as ``name``."""
+    # The built-in extensions register on import.
+    import rummykit.engine.extensions  # noqa: F401
+
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise ValueError(f"unknown extension {name!r} (known: {known})") from None
+
+
+def make_extensions(game: Game, names: tuple[str, ...]) -> tuple[Extension[Any], ...]:
+    """The extensions ``names`` built for ``game``."""
+    return tuple(extension_class(n)(game) for n in names)
+
+
+def phase_owners(extensions: tuple[Extension[Any], ...]) -> dict[str, Extension[Any]]:
+    """Which extension lists the candidates of each phase it holds (a phase is a
+    string enum, so it looks itself up by its value)."""
+    out: dict[str, Extension[Any]] = {}
+    for ext in extensions:
+        for phase in ext.phases:
+            if phase in out:
+                raise ValueError(f"phase {phase!r} is held by {out[phase].name} and {ext.name}")
+            out[phase] = ext
+    return out

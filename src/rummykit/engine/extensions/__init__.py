@@ -1,0 +1,6 @@
+"""The built-in variant extensions (:mod:`rummykit.engine.extension`): importing this
+package registers each of them under its name."""
+
+from rummykit.engine.extensions import preplay
+
+__all__ = ["preplay"]
