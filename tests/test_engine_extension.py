@@ -4,6 +4,7 @@ between games, the registry, and the dispatch a game builds from its extensions.
 from __future__ import annotations
 
 import pickle
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 
 from remi_ro_support import act, stacked_game
 from rummykit.engine import Game
-from rummykit.engine.actions import AnnounceAtu, Ready
+from rummykit.engine.actions import AnnounceAtu, CallRemi, Draw, Meld, Ready
 from rummykit.engine.errors import IllegalActionError
 from rummykit.engine.extension import (
     Extension,
@@ -20,7 +21,9 @@ from rummykit.engine.extension import (
     phase_owners,
     register_extension,
 )
+from rummykit.engine.extensions.call import call_state
 from rummykit.engine.extensions.preplay import PrePlay
+from rummykit.engine.game import Phase
 from rummykit.rules.variant import all_variants
 from scripting import play, preplay, state_key
 
@@ -114,3 +117,37 @@ def test_the_phase_owner_lists_the_candidates() -> None:
     legal = game.legal_actions()
     assert act("ready") in legal and act("doubles small") in legal
     assert all(game.can(a) for a in legal)
+
+
+def _showdown() -> Game:
+    """A Vienna deal (A-24: players arrange) played at random into its showdown."""
+    rng = random.Random(5)
+    for seed in range(200):
+        game = Game("vienna", 2, {"auto_arrange_deadwood": False}, seed=seed)
+        while not game.is_over and not game.results:
+            if game.phase is Phase.SHOWDOWN:
+                return game
+            legal = game.legal_actions()
+            calls = [a for a in legal if isinstance(a, CallRemi)]
+            game.apply(calls[0] if calls and rng.random() < 0.3 else rng.choice(legal))
+    raise AssertionError("no showdown in 200 deals")
+
+
+def test_the_phase_an_extension_holds_takes_every_action_whatever_its_type() -> None:
+    """RULES §6.6/A-24: at the showdown only melds and 'ready' are played; the call
+    extension answers for every action there, a draw included."""
+    game = _showdown()
+    with pytest.raises(IllegalActionError) as err:
+        game.verify(Draw())
+    assert err.value.rule == "§6.6" and "lay out melds" in str(err.value)
+    legal = game.legal_actions()
+    assert legal[-1] == Ready() and all(isinstance(a, Meld) for a in legal[:-1])
+    queue = call_state(game).queue  # type: ignore[union-attr]
+    copy = game.copy()
+    copy.apply(Ready())
+    assert call_state(game).queue == queue  # type: ignore[union-attr]
+
+
+def test_only_the_call_extension_hides_a_discard() -> None:
+    assert Game("basic", 2, seed=1).hidden_discard() == (None, -1)
+    assert Game("vienna", 2, seed=1).hidden_discard() == (None, -1)

@@ -129,7 +129,7 @@ def test_known_pieces_match_the_racks_and_are_never_unseen(variant: str) -> None
 def public_state_ids(game: Game) -> list[int]:
     """Piece ids every seat sees: the pile (a face-down close excepted), the table and
     the indicator while it lies in the stock."""
-    ids = [p for p in game.column if p != game.face_down]
+    ids = [p for p in game.column if p != game.hidden_discard()[0]]
     ids += [p for f in game.table for p in f.pieces]
     if game.indicator is not None and game.indicator in game.stock:
         ids.append(game.indicator)

@@ -481,10 +481,11 @@ def test_closing_card_is_face_down() -> None:
 
 
 def test_other_variants_have_no_call() -> None:
-    """'Remi!' belongs to Vienna only."""
+    """'Remi!' belongs to Vienna only: the other variants do not know the action (§2.3)."""
     game = Game("basic", 2, seed=1)
     play(game, "draw")
-    assert illegal(game, "remi").rule == "§6.6"
+    error = illegal(game, "remi")
+    assert error.rule == "§2.3" and "basic has no such action" in str(error)
 
 
 # ================================================================== A-24 alternative

@@ -106,10 +106,11 @@ class Knowledge:
             known.update(str(faces[p]) for p in game.racks[seat])
         for formation in game.table:
             known.update(str(faces[p]) for p in formation.pieces)
+        face_down, face_down_seat = game.hidden_discard()
         known.update(
             str(faces[p])
             for p in game.column
-            if p != game.face_down or (seat is not None and game.face_down_seat == seat)
+            if p != face_down or (seat is not None and face_down_seat == seat)
         )
         if game.indicator is not None:
             known.add(str(faces[game.indicator]))

@@ -43,6 +43,7 @@ from rummykit.engine.actions import (
     parse_action,
 )
 from rummykit.engine.errors import IllegalActionError
+from rummykit.engine.extensions.call import call_state
 from rummykit.engine.extensions.preplay import preplay_state, recount_doubles
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.view import SeatView, view
@@ -181,7 +182,7 @@ class _World:
                 self._provide(shadow, actor, action, rng)
             # The discarded piece is seen, even if the pile is turned over at once (§2.4).
             shown = (
-                shadow._pick_discard(actor, action.face, action)
+                shadow.pick_discard(actor, action.face, action)
                 if (isinstance(action, Discard))
                 else []
             )
@@ -285,8 +286,9 @@ class _World:
             swap_in(turn.pending_jokers)
             if turn.gained in (a, b):
                 turn.gained = b if turn.gained == a else a
-        if game.face_down in (a, b):
-            game.face_down = b if game.face_down == a else a
+        called = call_state(game, writable=True)
+        if called is not None and called.face_down in (a, b):
+            called.face_down = b if called.face_down == a else a
         recount_doubles(game)
         game._legal_cache = None
 

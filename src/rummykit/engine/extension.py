@@ -84,6 +84,9 @@ class Extension(Generic[S]):
     ``(self, game, action) -> None``."""
     phases: ClassVar[tuple[str, ...]] = ()
     """The game phases this extension holds the game in (it lists their candidates)."""
+    phase_handlers: ClassVar[Mapping[str, tuple[str, str]]] = {}
+    """Per phase it holds where every action is its own (whatever the action's type):
+    the names of the verify and apply methods that take them all."""
 
     def __init__(self, game: Game) -> None:
         """Read what the extension needs from ``game``'s options (keep no reference to
@@ -114,6 +117,15 @@ class Extension(Generic[S]):
         """Candidate actions in this extension's phase (the game keeps those that verify)."""
         return iter(())
 
+    def turn_actions(self, game: Game, seat: int, out: list[Action]) -> None:
+        """Add this extension's actions to the legal list of a turn, once the seat has
+        drawn or taken (after the discards; the game keeps the list's order stable)."""
+
+    def hidden_discard(self, game: Game) -> tuple[int | None, int]:
+        """(piece, seat): a piece on the discard pile that lies face down and the one
+        seat that saw it, or (None, -1)."""
+        return None, -1
+
     def view_fields(self, game: Game, seat: int) -> Mapping[str, Any]:
         """Fields of ``seat``'s :class:`~rummykit.engine.view.SeatView` this extension fills."""
         return {}
@@ -128,6 +140,13 @@ class Extension(Generic[S]):
         for action_type, (verify, apply) in self.handlers.items():
             out[action_type] = (getattr(self, verify), getattr(self, apply))
         return out
+
+    def bound_phase_handlers(self) -> dict[str, tuple[Handler, Handler]]:
+        """(verify, apply) per phase of :attr:`phase_handlers`."""
+        return {
+            phase: (getattr(self, verify), getattr(self, apply))
+            for phase, (verify, apply) in self.phase_handlers.items()
+        }
 
 
 _REGISTRY: dict[str, type[Extension[Any]]] = {}

@@ -24,7 +24,6 @@ from rummykit.engine.actions import (
     Action,
     AnnounceThree,
     Attach,
-    CallRemi,
     CloseBoard,
     DeclareBoard,
     Discard,
@@ -242,7 +241,6 @@ _DRAW = Draw()
 _THREE = AnnounceThree()
 _BOARD = DeclareBoard()
 _RESET = ResetTurn()
-_REMI = CallRemi()
 _OUT = GoOut()
 _READY = Ready()
 
@@ -364,14 +362,6 @@ class Game:
         self.has_laid = [False] * n
         """Whether each seat has laid or laid off anything in an earlier turn (for "Hand")."""
         self.recycles = 0
-        self.face_down: int | None = None
-        """A closing card discarded face down (RULES §6.6): hidden from the other seats."""
-        self.face_down_seat = -1
-        """The seat that closed face down (the only one that sees the card)."""
-        self.showdown_queue: list[int] = []
-        """Seats still to lay out their hands after a call, the one to move first."""
-        self.call: tuple[int, Face | None] | None = None
-        """(caller, closing face) of a call whose showdown is under way."""
         self.turn_number = 0
         self.turn = _Turn()
         self.snapshot: _Snapshot | None = None
@@ -403,6 +393,15 @@ class Game:
         self._verifiers = verifiers
         self._appliers = appliers
         self._phase_owners = phase_owners(self.extensions)
+        self._phase_verifiers: dict[str, Handler] = {}
+        self._phase_appliers: dict[str, Handler] = {}
+        for ext in self.extensions:
+            for phase, (verify, apply) in ext.bound_phase_handlers().items():
+                self._phase_verifiers[phase] = verify
+                self._phase_appliers[phase] = apply
+        self._turn_hooks = tuple(
+            ext for ext in self.extensions if type(ext).turn_actions is not Extension.turn_actions
+        )
 
     def writable_state(self, name: str) -> ExtensionState:
         """Extension ``name``'s state of this deal, to change: a game and its copies
@@ -451,8 +450,9 @@ class Game:
 
     def verify(self, action: Action) -> None:
         """Raise :class:`IllegalActionError` if ``action`` is not legal for the seat to move."""
-        if self.phase is Phase.SHOWDOWN:
-            self._verify_show(action)
+        handler = self._phase_verifiers.get(self.phase)
+        if handler is not None:
+            handler(self, action)
             return
         handler = self._verifiers.get(type(action))
         if handler is None:
@@ -480,10 +480,10 @@ class Game:
             self.verify(action)
         seat = self.to_move
         self.log.append((seat, action))
-        if self.phase is Phase.SHOWDOWN:
-            self._apply_show(action)
-        else:
-            self._appliers[type(action)](self, action)
+        handler = self._phase_appliers.get(self.phase)
+        if handler is None:
+            handler = self._appliers[type(action)]
+        handler(self, action)
         return action
 
     # ------------------------------------------------------------------ turns
@@ -503,7 +503,7 @@ class Game:
             self.turn.acquired = "none"
         elif not self.stock and self.play.recycle_stock and not self._recycle_stock():
             # §2.4/A-05: no pile to turn over, or the recycle limit is reached.
-            self._end_deal("void", None, None, None)
+            self.end_deal("void", None, None, None)
             return
         # Taken lazily, just before the turn's first change that `reset` must undo.
         self.snapshot = None
@@ -538,12 +538,12 @@ class Game:
             self.turn.copy(),
         )
 
-    def _in_turn(self, action: Action) -> None:
+    def in_turn(self, action: Action) -> None:
         if self.phase not in (Phase.ROUND1, Phase.TURNS):
             raise self.fail(action, "§2.3", f"no turn is being played ({self.phase})")
 
     def _verify_acquire(self, action: Action) -> None:
-        self._in_turn(action)
+        self.in_turn(action)
         if self.turn.acquired is not None:
             if self.turn.acquired == "none":
                 raise self.fail(
@@ -623,7 +623,7 @@ class Game:
         self.turn.dirty = True
 
     def _verify_table_action(self, action: Action) -> None:
-        self._in_turn(action)
+        self.in_turn(action)
         seat = self.to_move
         if self.turn.acquired is None:
             raise self.fail(action, self.play.cite("acquire", "§2.3"), "draw or take a piece first")
@@ -644,7 +644,7 @@ class Game:
                 "a board player never lays out, attaches or exchanges",
             )
 
-    def _pick(self, seat: int, faces: Sequence[Face], action: Action) -> list[int]:
+    def pick(self, seat: int, faces: Sequence[Face], action: Action) -> list[int]:
         """Rack pieces showing ``faces``, choosing among identical copies so that the
         turn's obligations are met whenever the copies allow it.
 
@@ -708,7 +708,7 @@ class Game:
         self._verify_table_action(action)
         if len(action.declared) != len(action.faces):
             raise self.fail(action, "§2.2", "malformed meld")
-        self._pick(self.to_move, action.faces, action)
+        self.pick(self.to_move, action.faces, action)
         if not read_meld(action.faces, self.rules, action.declared):
             raise self.fail(
                 action, self.play.cite("meld", "§2.2"), "these pieces do not form a run or a set"
@@ -718,7 +718,7 @@ class Game:
     def _apply_meld(self, action: Meld) -> None:
         self._before_change()
         seat = self.to_move
-        pieces = self._pick(seat, action.faces, action)
+        pieces = self.pick(seat, action.faces, action)
         readings = read_meld(action.faces, self.rules, action.declared)
         reading = best_reading(action.faces, readings, self._opening_value)
         order = sorted(range(len(pieces)), key=lambda i: reading.positions[i])
@@ -800,7 +800,7 @@ class Game:
     def _verify_attach(self, action: Attach) -> None:
         self._verify_table_action(action)
         seat = self.to_move
-        (piece,) = self._pick(seat, (action.face,), action)
+        (piece,) = self.pick(seat, (action.face,), action)
         formation = self._formation(action, action.target)
         if self.turn.displaced is not None:
             self._verify_joker_move(action, formation)
@@ -896,7 +896,7 @@ class Game:
     def _apply_attach(self, action: Attach) -> None:
         self._before_change()
         seat = self.to_move
-        (piece,) = self._pick(seat, (action.face,), action)
+        (piece,) = self.pick(seat, (action.face,), action)
         formation = self.table[action.target - 1]
         slot = self._attach_slot(formation, action.face, action.declared)
         self.turn.attached = True
@@ -1003,7 +1003,7 @@ class Game:
                 self.play.cite("exchange_opened", "§2.1(8)"),
                 "exchanging needs an opened player",
             )
-        self._pick(seat, action.faces, action)
+        self.pick(seat, action.faces, action)
         _, jokers, _ = self._exchange_plan(action)
         if len(action.faces) != len(jokers) and self._exchange_one_for_one(seat):
             raise self.fail(
@@ -1025,7 +1025,7 @@ class Game:
     def _apply_exchange(self, action: ExchangeJoker) -> None:
         self._before_change()
         seat = self.to_move
-        pieces = self._pick(seat, action.faces, action)
+        pieces = self.pick(seat, action.faces, action)
         formation, jokers, _positions = self._exchange_plan(action)
         if formation.kind is MeldKind.RUN:
             updated = formation.replacing(jokers[0], pieces[0], action.faces[0].kind)
@@ -1106,7 +1106,7 @@ class Game:
         self.turn.dirty = True
 
     def _verify_three(self, action: AnnounceThree) -> None:
-        self._in_turn(action)
+        self.in_turn(action)
         seat = self.to_move
         if not self.play.three_announcement:
             raise self.fail(action, "§9.11", "this variant has no 'three' announcement")
@@ -1132,7 +1132,7 @@ class Game:
         return None
 
     def _verify_board(self, action: DeclareBoard) -> None:
-        self._in_turn(action)
+        self.in_turn(action)
         if problem := self._board_problem():
             raise self.fail(action, *problem)
 
@@ -1140,7 +1140,7 @@ class Game:
         self.board[self.to_move] = True
 
     def _verify_reset(self, action: ResetTurn) -> None:
-        self._in_turn(action)
+        self.in_turn(action)
         if not self.turn.dirty:
             raise self.fail(action, "§2.3", "nothing to reset this turn")
 
@@ -1248,9 +1248,9 @@ class Game:
         return None
 
     def _verify_discard(self, action: Discard) -> None:
-        self._in_turn(action)
+        self.in_turn(action)
         seat = self.to_move
-        (piece,) = self._pick_discard(seat, action.face, action)
+        (piece,) = self.pick_discard(seat, action.face, action)
         remaining = len(self.racks[seat]) - 1
         if problem := self._commit_problem(going_out=remaining == 0):
             raise self.fail(action, *problem)
@@ -1271,7 +1271,7 @@ class Game:
                 f"at most {self._rack_max} tiles may stay on the rack after the turn",
             )
 
-    def _pick_discard(self, seat: int, face: Face, action: Action) -> list[int]:
+    def pick_discard(self, seat: int, face: Face, action: Action) -> list[int]:
         # Discard a piece without obligations when there is a choice.
         kind = face.kind
         faces = self.faces
@@ -1286,20 +1286,20 @@ class Game:
 
     def _apply_discard(self, action: Discard) -> None:
         seat = self.to_move
-        (piece,) = self._pick_discard(seat, action.face, action)
+        (piece,) = self.pick_discard(seat, action.face, action)
         self.racks[seat].remove(piece)
         self.column.append(piece)
         rack = len(self.racks[seat])
         hand = rack == 0 and not self.has_laid[seat]
-        self._commit_turn(seat)
+        self.commit_turn(seat)
         if rack == 0:
-            self._end_deal("close", seat, action.face, None, hand=hand)
+            self.end_deal("close", seat, action.face, None, hand=hand)
             return
         if self.play.three_announcement and rack <= 3 and not self.announced_three[seat]:
             self.three_violation[seat] = True
         self._end_turn()
 
-    def _commit_turn(self, seat: int) -> None:
+    def commit_turn(self, seat: int) -> None:
         """Record what the committed turn did: an opening, and that the seat has laid."""
         turn = self.turn
         if turn.new_formations and not self.opened[seat]:
@@ -1313,79 +1313,12 @@ class Game:
         if self.racks[seat] or self._going_out_trial:
             return
         hand = not self.has_laid[seat]
-        self._commit_turn(seat)
-        self._end_deal("out", seat, None, None, hand=hand)
+        self.commit_turn(seat)
+        self.end_deal("out", seat, None, None, hand=hand)
 
-    def _verify_call(self, action: CallRemi) -> None:
-        self._in_turn(action)
-        seat = self.to_move
-        rule = self.play.cite("call", "§6.6")
-        if not self.play.stop_call:
-            raise self.fail(action, rule, "this variant has no 'Remi!' call")
-        if self.turn.acquired is None or self.turn.acquired == "none":
-            raise self.fail(action, rule, "'Remi!' is called right after drawing")
-        if action.face is None:
-            return
-        self._pick_discard(seat, action.face, action)  # it must be in the hand
-        if self.play.close_drawn_only and self.faces[self.turn.gained] != action.face:
-            raise self.fail(
-                action, self.play.cite("close_card", rule), "only the card drawn may close"
-            )
-        if action.face not in self._call_closes(seat):
-            raise self.fail(action, rule, "the other cards do not all lie in melds")
-
-    def _call_closes(self, seat: int) -> frozenset[Face]:
-        closes = self.variant.closing_discards(self.rack_faces(seat), self.options)
-        if self.play.close_drawn_only:
-            gained = self.faces[self.turn.gained]
-            return closes & {gained}
-        return closes
-
-    def _apply_call(self, action: CallRemi) -> None:
-        seat = self.to_move
-        self._commit_turn(seat)
-        if action.face is not None:
-            (piece,) = self._pick_discard(seat, action.face, action)
-            self.racks[seat].remove(piece)
-            # RULES §6.6: the closing card goes on the pile face down.
-            self.column.append(piece)
-            self.face_down = piece
-            self.face_down_seat = seat
-        if not self.play.players_arrange:
-            if action.face is None:
-                self._end_deal("call", seat, None, None)
-            else:
-                self._end_deal("close", seat, action.face, None, face_down=True)
-            return
-        # A-24 alternative: the caller, then each opponent in play order, lays out his own
-        # melds.  A closer's ten cards are all melded by rule: they are laid out for him.
-        self.call = (seat, action.face)
-        order = [(seat + k) % self.players for k in range(self.players)]
-        if action.face is not None and self.variant.arrange_hand is not None:
-            for meld in self.variant.arrange_hand(self.rack_faces(seat), self.options).melds:
-                self._show_meld(seat, Meld(meld, (None,) * len(meld)))
-            order.remove(seat)
-        self.showdown_queue = order
-        self.phase = Phase.SHOWDOWN
-        self.to_move = order[0]
-
-    def _verify_show(self, action: Action) -> None:
-        rule = self.play.cite("call", "§6.6")
-        if isinstance(action, Ready):
-            return
-        if not isinstance(action, Meld):
-            raise self.fail(action, rule, "at the showdown lay out melds, then 'ready'")
-        if len(action.declared) != len(action.faces):
-            raise self.fail(action, "§2.2", "malformed meld")
-        self._pick(self.to_move, action.faces, action)
-        if not read_meld(action.faces, self.rules, action.declared):
-            raise self.fail(
-                action, self.play.cite("meld", "§2.2"), "these pieces do not form a run or a set"
-            )
-
-    def _show_meld(self, seat: int, action: Meld) -> None:
+    def lay_out(self, seat: int, action: Meld) -> None:
         """Lay ``action``'s pieces from ``seat``'s hand face up as a formation."""
-        pieces = self._pick(seat, action.faces, action)
+        pieces = self.pick(seat, action.faces, action)
         readings = read_meld(action.faces, self.rules, action.declared)
         reading = best_reading(action.faces, readings, self.variant.opening_value)
         order = sorted(range(len(pieces)), key=lambda i: reading.positions[i])
@@ -1404,34 +1337,19 @@ class Game:
             self.racks[seat].remove(p)
             self.credit[p] = seat
 
-    def _apply_show(self, action: Action) -> None:
-        if isinstance(action, Meld):
-            self._show_meld(self.to_move, action)
-            return
-        self.showdown_queue.pop(0)
-        if self.showdown_queue:
-            self.to_move = self.showdown_queue[0]
-            return
-        assert self.call is not None
-        caller, face = self.call
-        self.call = None
-        if face is None:
-            self._end_deal("call", caller, None, None)
-        else:
-            self._end_deal("close", caller, face, None, face_down=True)
-
-    def _show_actions(self) -> list[Action]:
-        rack = self.racks[self.to_move]
-        counts = counts_of([self.faces[p].kind for p in rack])
+    def rack_melds(self, seat: int) -> tuple[Meld, ...]:
+        """Every meld ``seat``'s rack can lay, shortest first (a variant's own phases list
+        them; a turn's melds are listed with what the table allows)."""
+        counts = counts_of([self.faces[p].kind for p in self.racks[seat]])
         melds = self._melds_by_rack.get(counts)
         if melds is None:
             melds = self._melds_by_rack[counts] = _meld_actions(
                 counts, self.rules, self.pieces.material
             )
-        return [*melds[1], _READY]
+        return melds[1]
 
     def _verify_close(self, action: CloseBoard) -> None:
-        self._in_turn(action)
+        self.in_turn(action)
         seat = self.to_move
         rule = self.play.cite("board", "§9.13")
         if not self.board[seat]:
@@ -1440,7 +1358,7 @@ class Game:
             self.turn.acquired == "none" and not self.play.first_turn_may_meld
         ):
             raise self.fail(action, rule, "take a tile first, then close")
-        (piece,) = self._pick_discard(seat, action.face, action)
+        (piece,) = self.pick_discard(seat, action.face, action)
         del piece
         if len(self.racks[seat]) != 15:
             raise self.fail(action, rule, "a board contract is 14 tiles plus the discard")
@@ -1452,17 +1370,17 @@ class Game:
 
     def _apply_close(self, action: CloseBoard) -> None:
         seat = self.to_move
-        (piece,) = self._pick_discard(seat, action.face, action)
+        (piece,) = self.pick_discard(seat, action.face, action)
         contract = self._board_closes(seat)[action.face]
         self.racks[seat].remove(piece)
         self.column.append(piece)
-        self._end_deal("board", seat, action.face, contract)
+        self.end_deal("board", seat, action.face, contract)
 
     def _layout_pieces(self, seat: int, closing: int | None) -> list[int]:
         return [p for p in self.racks[seat] if p != closing]
 
     def _verify_go_out(self, action: GoOut) -> None:
-        self._in_turn(action)
+        self.in_turn(action)
         seat = self.to_move
         play = self.play
         rule = play.cite("go_out", "§2.3")
@@ -1480,7 +1398,7 @@ class Game:
         else:
             if self.turn.acquired is None:
                 raise self.fail(action, play.cite("acquire", "§2.3"), "draw or take a card first")
-            (closing,) = self._pick_discard(seat, action.face, action)
+            (closing,) = self.pick_discard(seat, action.face, action)
             if problem := self._commit_problem(going_out=True):
                 raise self.fail(action, *problem)
             if (
@@ -1501,7 +1419,7 @@ class Game:
         seat = self.to_move
         closing: int | None = None
         if action.face is not None:
-            (closing,) = self._pick_discard(seat, action.face, action)
+            (closing,) = self.pick_discard(seat, action.face, action)
         rack = self._layout_pieces(seat, closing)
         assert self.variant.find_layout is not None
         layout = self.variant.find_layout([self.faces[p] for p in rack], self.options)
@@ -1528,8 +1446,8 @@ class Game:
         if closing is not None:
             self.racks[seat].remove(closing)
             self.column.append(closing)
-        self._commit_turn(seat)
-        self._end_deal(
+        self.commit_turn(seat)
+        self.end_deal(
             "close" if closing is not None else "out",
             seat,
             action.face,
@@ -1541,7 +1459,7 @@ class Game:
     def _end_turn(self) -> None:
         if not self.stock and not self.play.recycle_stock:
             # A-60: the deal ends after the turn in which the last stock tile was drawn.
-            self._end_deal("exhaustion", None, None, None)
+            self.end_deal("exhaustion", None, None, None)
             return
         self.turn_number += 1
         if self.phase is Phase.ROUND1 and self.turn_number >= self.players:
@@ -1550,7 +1468,7 @@ class Game:
 
     # ------------------------------------------------------------------ deal end
 
-    def _end_deal(
+    def end_deal(
         self,
         end: str,
         closer: int | None,
@@ -1645,6 +1563,15 @@ class Game:
             out.update(ext.outcome_fields(self, seat))
         return out
 
+    def hidden_discard(self) -> tuple[int | None, int]:
+        """(piece, seat): a discard lying face down (e.g. a closing card, RULES §6.6) and
+        the one seat that saw it, or (None, -1)."""
+        for ext in self.extensions:
+            piece, seat = ext.hidden_discard(self)
+            if piece is not None:
+                return piece, seat
+        return None, -1
+
     def view_fields(self, seat: int) -> dict[str, Any]:
         """The fields of ``seat``'s view that the variant's extensions fill."""
         out: dict[str, Any] = {}
@@ -1687,7 +1614,7 @@ class Game:
         owner = self._phase_owners.get(self.phase)
         if owner is not None:
             return [a for a in owner.candidates(self) if self.can(a)]
-        actions = self._show_actions() if self.phase is Phase.SHOWDOWN else self._turn_actions()
+        actions = self._turn_actions()
         # Legal actions are exactly those that verify, so applying one of them right
         # away (nothing logged in between) need not verify again.
         self._legal_cache = (len(self.log), actions, {id(a) for a in actions})
@@ -1760,9 +1687,8 @@ class Game:
                 and (turn.acquired != "none" or play.first_turn_may_meld)
             ):
                 out.extend(CloseBoard(f) for f in sorted(self._board_closes(seat)))
-            if play.stop_call and turn.acquired != "none":
-                out.append(_REMI)
-                out.extend(CallRemi(f) for f in sorted(self._call_closes(seat)))
+            for ext in self._turn_hooks:
+                ext.turn_actions(self, seat, out)
         if turn.dirty:
             out.append(_RESET)
         return out
@@ -1946,7 +1872,6 @@ class Game:
         # Extensions' states are shared until either game changes one (writable_state).
         self._ext_shared = new._ext_shared = True
         new.turn = self.turn.copy()
-        new.showdown_queue = self.showdown_queue[:]
         new._legal_cache = None
         new._slots_by_formation = {}
         return new
@@ -1978,7 +1903,14 @@ class Game:
         del state["_melds_by_rack"]
         state["_legal_cache"] = None
         state["_slots_by_formation"] = {}
-        for name in ("_verifiers", "_appliers", "_phase_owners"):
+        for name in (
+            "_verifiers",
+            "_appliers",
+            "_phase_owners",
+            "_phase_verifiers",
+            "_phase_appliers",
+            "_turn_hooks",
+        ):
             del state[name]
         return state
 
@@ -2000,7 +1932,6 @@ class Game:
         ResetTurn: _verify_reset,
         Discard: _verify_discard,
         CloseBoard: _verify_close,
-        CallRemi: _verify_call,
         GoOut: _verify_go_out,
         NextDeal: _verify_next,
     }
@@ -2016,7 +1947,6 @@ class Game:
         ResetTurn: _apply_reset,
         Discard: _apply_discard,
         CloseBoard: _apply_close,
-        CallRemi: _apply_call,
         GoOut: _apply_go_out,
         NextDeal: _apply_next,
     }

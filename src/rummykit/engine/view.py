@@ -211,6 +211,7 @@ def view(game: Game, seat: int) -> SeatView:
     faces = game.faces
     own_turn = game.to_move == seat and game.phase in (Phase.ROUND1, Phase.TURNS)
     n = game.players
+    face_down, face_down_seat = game.hidden_discard()
     return SeatView(
         variant=game.variant.name,
         options=dict(game.options),
@@ -229,7 +230,7 @@ def view(game: Game, seat: int) -> SeatView:
             faces[p]
             for p in game.column
             # RULES §6.6: a card closing face down shows only to the closer.
-            if p != game.face_down or game.face_down_seat == seat
+            if p != face_down or face_down_seat == seat
         ),
         stock_count=len(game.stock),
         indicator=None if game.indicator is None else faces[game.indicator],
@@ -287,7 +288,7 @@ def spectator_view(game: Game) -> SeatView:
         base,
         seat=-1,
         rack=(),
-        column=tuple(faces[p] for p in game.column if p != game.face_down),
+        column=tuple(faces[p] for p in game.column if p != game.hidden_discard()[0]),
         swap_offer=None,
         must_use=(),
         pending_jokers=0,

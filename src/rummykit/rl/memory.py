@@ -59,7 +59,8 @@ class PublicState:
 
 def public_state(game: Game, kinds: npt.NDArray[np.int64]) -> PublicState:
     """What a spectator sees of ``game`` (``kinds[p]`` is piece ``p``'s face kind)."""
-    column = [p for p in game.column if p != game.face_down]
+    face_down = game.hidden_discard()[0]
+    column = [p for p in game.column if p != face_down]
     table = [p for f in game.table for p in f.pieces]
     return PublicState(
         np.bincount(kinds[column], minlength=KINDS),
@@ -226,7 +227,7 @@ class PublicMemory:
             isinstance(action, Discard)
             and stock_count == before.stock_count
             and len(game.column) == before.column_length + 1
-            and game.face_down is None
+            and game.hidden_discard()[0] is None
             and self._kinds[game.column[-1]] == action.face.kind
         ):
             kind = action.face.kind

@@ -346,8 +346,8 @@ class ObservationTracker:
             slot.must_use = must
         # The discard pile as this seat sees it (RULES §6.6: a card closing face down
         # shows only to the closer).
-        face_down = game.face_down
-        if face_down is not None and game.face_down_seat != me:
+        face_down, face_down_seat = game.hidden_discard()
+        if face_down is not None and face_down_seat != me:
             visible = tuple(p for p in game.column if p != face_down)
         else:
             visible = tuple(game.column)

@@ -157,9 +157,6 @@ class PlayRules:
     table_melds: bool = True
     """Formations are laid on the table during play; False: they stay in the hand until
     the deal ends, and nothing is laid, laid off or exchanged (§6.3)."""
-    stop_call: bool = False
-    """Right after drawing a player may stop the deal with "Remi!" and show his hand,
-    closing face down if all his other cards lie in melds (§6.6)."""
     players_arrange: bool = False
     """After a call the seats lay out their own melds, caller first (A-24 alternative);
     else hands are arranged by the variant's ``arrange_hand`` hook."""
@@ -176,6 +173,13 @@ class PlayRules:
     sections: Mapping[str, str] = field(default_factory=dict)
     """Where this variant's rulebook states a shared rule, for error messages: keys
     ``first_turn``, ``acquire``, ``take_use``, ``opening``, ``exchange_use``."""
+
+    @property
+    def stop_call(self) -> bool:
+        """Right after drawing a player may stop the deal with "Remi!" and show his hand,
+        closing face down if all his other cards lie in melds (§6.6; the ``call``
+        extension)."""
+        return "call" in self.extensions
 
     @property
     def preplay(self) -> bool:

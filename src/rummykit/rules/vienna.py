@@ -334,7 +334,7 @@ def play_rules(options: Options) -> PlayRules:
         discard_taken_allowed=bool(options["allow_discard_of_taken_discard"]),
         recycle_stock=True,  # §6.7/A-04
         table_melds=False,  # §6.3
-        stop_call=True,  # §6.6
+        extensions=("call",),  # §6.6: the stop call
         close_drawn_only=not options["close_discard_any_card"],
         players_arrange=not options["auto_arrange_deadwood"],
         sections={

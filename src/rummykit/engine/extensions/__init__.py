@@ -1,6 +1,6 @@
 """The built-in variant extensions (:mod:`rummykit.engine.extension`): importing this
 package registers each of them under its name."""
 
-from rummykit.engine.extensions import preplay
+from rummykit.engine.extensions import call, preplay
 
-__all__ = ["preplay"]
+__all__ = ["call", "preplay"]
