@@ -9,6 +9,7 @@ from typing import Any
 from rummykit.engine import Game, parse_action
 from rummykit.engine.actions import Draw
 from rummykit.engine.extensions.preplay import PrePlayState, preplay_state
+from rummykit.engine.extensions.three import ThreeState, three_state
 
 __all__ = ["column", "draw", "play", "stock_top", "table"]
 
@@ -56,6 +57,13 @@ def preplay(game: Game) -> PrePlayState:
     return state
 
 
+def three(game: Game) -> ThreeState:
+    """The game's "three" state (RULES §9.11): the game must be of a variant that has it."""
+    state = three_state(game)
+    assert state is not None, f"{game.variant.name} has no 'three' announcement"
+    return state
+
+
 def state_key(game: Game) -> tuple[Any, ...]:
     """Everything that makes up the game state, for every variant (for before/after
     comparisons: an illegal action must leave all of it unchanged)."""
@@ -74,8 +82,6 @@ def state_key(game: Game) -> tuple[Any, ...]:
         frozenset(game.locked),
         tuple(game.opened),
         tuple(game.board),
-        tuple(game.announced_three),
-        tuple(game.three_violation),
         tuple(game.turns_taken),
         tuple(game.has_laid),
         game.recycles,

@@ -19,6 +19,7 @@ from rummykit.engine.position import analysis_game
 from rummykit.engine.record import load_record, replay
 from rummykit.engine.view import view
 from rummykit.model.pieces import Material, parse_faces
+from scripting import three
 
 HUMAN = 0
 
@@ -152,7 +153,7 @@ def test_hint_and_warning_before_the_three_penalty() -> None:
     assert "-500" in text and "Cancelled." in text
     assert script.prompts[:2] == ["P1> ", "discard Y9 anyway? [y/N] "]
     assert _human_actions(game)[:2] == ["three", "discard Y9"]
-    assert not game.three_violation[HUMAN]
+    assert not three(game).violation[HUMAN]
     # Confirming plays the move (and the rule applies).
     game = analysis_game("remi_ro", rack, players=2, opened=True)
     game, _, _ = run(["discard Y9", "y"], game)

@@ -39,7 +39,7 @@ from rummykit.engine.actions import (
 from rummykit.engine.game import Phase
 from rummykit.rules.options import OptionError
 from rummykit.rules.remi_ro import REMI_RO, TILES_106
-from scripting import preplay
+from scripting import preplay, three
 
 
 def opened_game(
@@ -612,7 +612,7 @@ def test_three_violation_is_a_flat_minus_500(left: int) -> None:
     """§9.11, §9.12(1), A-56: ending a turn with 1–3 tiles unannounced costs a flat −500
     (not multiplied in a double game)."""
     game = small_rack(left, announce=False, indicator="Y1")
-    assert game.three_violation[0]
+    assert three(game).violation[0]
     run_out(game)
     assert game.results[-1].double_game
     assert game.results[-1].scores[0] == -500
@@ -621,7 +621,7 @@ def test_three_violation_is_a_flat_minus_500(left: int) -> None:
 def test_announcing_three_avoids_the_penalty() -> None:
     """§9.11: announcing keeps the normal score."""
     game = small_rack(2)
-    assert not game.three_violation[0] and game.announced_three[0]
+    assert not three(game).violation[0] and three(game).announced[0]
     run_out(game)
     result = game.results[-1]
     # [R7 R8 R9] 15 + [K11 K12 K13] 30 + [B2..B7] 30 − R5 R6 10.
@@ -641,9 +641,9 @@ def test_three_announcement_timing() -> None:
     game = small_rack(5)
     assert illegal(game, "three").rule == "§9.11"
     game = small_rack(4, announce=False)
-    assert not game.three_violation[0]
+    assert not three(game).violation[0]
     play(game, "three")
-    assert game.announced_three[0]
+    assert three(game).announced[0]
     assert illegal(game, "three").rule == "§9.11"
 
 
@@ -668,7 +668,7 @@ def test_closing_turn_has_no_announcement_obligation() -> None:
         "discard Y5",
     )
     result = game.results[-1]
-    assert not game.three_violation[0] and (result.end, result.closer) == ("close", 0)
+    assert not three(game).violation[0] and (result.end, result.closer) == ("close", 0)
     assert result.scores[0] == 30 + 30 + 25 + 50
 
 

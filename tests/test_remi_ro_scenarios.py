@@ -28,7 +28,7 @@ from rummykit.engine.actions import Ready
 from rummykit.engine.game import Phase
 from rummykit.rules.remi_ro import REMI_RO, score_deal, score_value
 from rummykit.rules.variant import SeatOutcome
-from scripting import preplay
+from scripting import preplay, three
 
 # ------------------------------------------------------------------ RRT-05
 
@@ -298,7 +298,7 @@ def _rrt15() -> Game:
     play(game, "meld [B2 B3 B4]", "meld [Y2 Y3 Y4]", "three", f"discard {drawn}")
     pass_turns(game, 2)
     pass_turn(game, "K10")
-    assert rack(game, 0) == ["R4", "R5"] and game.announced_three[0] and game.opened[0]
+    assert rack(game, 0) == ["R4", "R5"] and three(game).announced[0] and game.opened[0]
     assert table(game)[0] == "[R7 R8 R9]" and column(game)[-1] == "K10"
     assert str(game.faces[game.stock[-1]]) == "R6" and game.to_move == 0
     return game
@@ -324,7 +324,7 @@ def test_rrt15c_attach_and_discard() -> None:
     play(game, "draw", "attach R6 -> m1", "discard R4")
     assert rack(game, 0) == ["R5"]
     assert table(game)[0] == "[R6 R7 R8 R9]"
-    assert game.phase is Phase.TURNS and not game.three_violation[0]
+    assert game.phase is Phase.TURNS and not three(game).violation[0]
 
 
 def test_rrt15d_attach_twice_and_close() -> None:

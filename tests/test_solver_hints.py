@@ -12,6 +12,7 @@ from remi_ro_support import faces, pass_turn, run_out, stacked_game
 from romme_support import romme_game
 from rummykit.bots import GreedyBot, RandomBot
 from rummykit.engine.actions import Action, ProposeSwap, parse_action
+from rummykit.engine.extensions.three import three_state
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.position import analysis_game
 from rummykit.engine.view import SeatView, view
@@ -25,7 +26,7 @@ from rummykit.solver.hints import (
     hints_json,
     penalty_warning,
 )
-from scripting import draw, play
+from scripting import draw, play, three
 
 CARDS = Material.CARDS
 VARIANTS = ("basic", "continental", "double", "german2", "remi_ro", "remmi_de", "romme", "vienna")
@@ -127,7 +128,7 @@ def test_following_the_hints_never_costs_the_three_penalty() -> None:
     assert played.index("three") < len(played) - 1
     assert played[-1].startswith("discard")
     assert 1 <= len(game.racks[0]) <= 3
-    assert not game.three_violation[0]
+    assert not three(game).violation[0]
     run_out(game)
     assert game.results[-1].scores[0] != -500
     assert game.results[-1].opened[0]
@@ -145,7 +146,7 @@ def test_discard_hint_announces_three_when_the_turn_ends_with_three_tiles() -> N
     assert "-500" in discard.reason and "§9.11" in discard.reason
     for text in discard.actions:
         game.apply(parse_action(text, Material.TILES))
-    assert not game.three_violation[0]
+    assert not three(game).violation[0]
     # With the announcement made, the discard needs nothing more.
     announced = analysis_game("remi_ro", tiles("Y9 R2 B5 K11"), players=2, opened=True)
     announced.apply(parse_action("three", Material.TILES))
@@ -304,7 +305,8 @@ def test_hints_are_legal_and_following_them_costs_no_announcement_penalty(
             legal = game.legal_actions()
             action = bots[seat].choose(view(game, seat), legal, rng)
             game.apply(action)
-            assert not game.three_violation[0], f"{variant} seed {seed}: -500 after hints"
+            said = three_state(game)
+            assert not (said and said.violation[0]), f"{variant} seed {seed}: -500 after hints"
             steps += 1
         if game.results:
             outcome = game.results[-1]

@@ -19,6 +19,7 @@ from rummykit.cli.play import play_interactive
 from rummykit.cli.render import render_results
 from rummykit.cli.simulate import GameSummary, run_simulation
 from rummykit.engine.actions import parse_piece_token
+from rummykit.engine.extensions.three import three_state
 from rummykit.engine.game import Game
 from rummykit.engine.position import analysis_game
 from rummykit.engine.record import RecordError, load_record, replay
@@ -542,7 +543,9 @@ def hint(
             raise click.BadParameter(
                 f"{v.name} has no 'three' announcement", param_hint="--announced"
             )
-        game.announced_three[0] = True
+        state = three_state(game, writable=True)
+        assert state is not None
+        state.announced[0] = True
     found = hints(game)
     if as_json:
         click.echo(json.dumps(hints_json(found)))

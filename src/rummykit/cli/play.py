@@ -188,7 +188,7 @@ def deal_notes(game: Game, result: DealResult, lang: str = "en") -> list[list[st
                 notes[seat].append(msg("cli.note_contract", name=result.contract))
         if opening_rule and not result.opened[seat]:
             notes[seat].append(msg("cli.note_never_opened"))
-        if game.three_violation[seat]:
+        if seat < len(result.three_penalty) and result.three_penalty[seat]:
             notes[seat].append(msg("cli.note_three"))
         if seen.atu[seat]:
             notes[seat].append(msg("cli.note_atu"))

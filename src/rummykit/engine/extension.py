@@ -117,9 +117,17 @@ class Extension(Generic[S]):
         """Candidate actions in this extension's phase (the game keeps those that verify)."""
         return iter(())
 
-    def turn_actions(self, game: Game, seat: int, out: list[Action]) -> None:
-        """Add this extension's actions to the legal list of a turn, once the seat has
-        drawn or taken (after the discards; the game keeps the list's order stable)."""
+    def actions_before_discards(self, game: Game, seat: int, out: list[Action]) -> None:
+        """Add this extension's actions to a turn's legal list, after the draw, takes and
+        table plays and before the discards (the list's order is part of the game: keep
+        it stable)."""
+
+    def actions_after_discards(self, game: Game, seat: int, out: list[Action]) -> None:
+        """Add this extension's actions to a turn's legal list after the discards, once
+        the seat has drawn or taken."""
+
+    def discarded(self, game: Game, seat: int) -> None:
+        """Called after ``seat`` discarded without ending the deal, before the turn passes."""
 
     def hidden_discard(self, game: Game) -> tuple[int | None, int]:
         """(piece, seat): a piece on the discard pile that lies face down and the one

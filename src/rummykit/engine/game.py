@@ -22,7 +22,6 @@ from typing import Any
 
 from rummykit.engine.actions import (
     Action,
-    AnnounceThree,
     Attach,
     CloseBoard,
     DeclareBoard,
@@ -238,11 +237,15 @@ _MELDS_BY_RACK: dict[
     tuple[str, MeldRules], dict[tuple[int, ...], tuple[tuple[int, ...], tuple[Meld, ...]]]
 ] = {}
 _DRAW = Draw()
-_THREE = AnnounceThree()
 _BOARD = DeclareBoard()
 _RESET = ResetTurn()
 _OUT = GoOut()
 _READY = Ready()
+
+
+def _overriding(extensions: tuple[Extension[Any], ...], hook: str) -> tuple[Extension[Any], ...]:
+    """The extensions that implement ``hook`` (the others are not called for it)."""
+    return tuple(e for e in extensions if getattr(type(e), hook) is not getattr(Extension, hook))
 
 
 class Game:
@@ -356,8 +359,6 @@ class Game:
         self.opened = [False] * n
         # §10.10: in "Spiel auf der Tafel" every seat plays on his rack from the start.
         self.board = [self.play.everyone_on_board] * n
-        self.announced_three = [False] * n
-        self.three_violation = [False] * n
         self.turns_taken = [0] * n
         self.has_laid = [False] * n
         """Whether each seat has laid or laid off anything in an earlier turn (for "Hand")."""
@@ -399,9 +400,9 @@ class Game:
             for phase, (verify, apply) in ext.bound_phase_handlers().items():
                 self._phase_verifiers[phase] = verify
                 self._phase_appliers[phase] = apply
-        self._turn_hooks = tuple(
-            ext for ext in self.extensions if type(ext).turn_actions is not Extension.turn_actions
-        )
+        self._early_hooks = _overriding(self.extensions, "actions_before_discards")
+        self._late_hooks = _overriding(self.extensions, "actions_after_discards")
+        self._discard_hooks = _overriding(self.extensions, "discarded")
 
     def writable_state(self, name: str) -> ExtensionState:
         """Extension ``name``'s state of this deal, to change: a game and its copies
@@ -1105,19 +1106,6 @@ class Game:
         self.turn.reclaimed.append(piece)
         self.turn.dirty = True
 
-    def _verify_three(self, action: AnnounceThree) -> None:
-        self.in_turn(action)
-        seat = self.to_move
-        if not self.play.three_announcement:
-            raise self.fail(action, "§9.11", "this variant has no 'three' announcement")
-        if self.announced_three[seat]:
-            raise self.fail(action, "§9.11", "you have already announced")
-        if len(self.racks[seat]) > 4:
-            raise self.fail(action, "§9.11", "announce when at most 3 tiles will remain")
-
-    def _apply_three(self, action: AnnounceThree) -> None:
-        self.announced_three[self.to_move] = True
-
     def _board_problem(self) -> tuple[str, str] | None:
         seat = self.to_move
         if not self.play.board_play:
@@ -1295,8 +1283,8 @@ class Game:
         if rack == 0:
             self.end_deal("close", seat, action.face, None, hand=hand)
             return
-        if self.play.three_announcement and rack <= 3 and not self.announced_three[seat]:
-            self.three_violation[seat] = True
+        for ext in self._discard_hooks:
+            ext.discarded(self, seat)
         self._end_turn()
 
     def commit_turn(self, seat: int) -> None:
@@ -1511,7 +1499,6 @@ class Game:
                 hand=hand and s == closer,
                 opened=self.opened[s],
                 board=self.board[s],
-                three_violation=self.three_violation[s],
                 closed=(s == closer),
                 table_value=table_values[s],
                 rack_value=rack_values[s],
@@ -1548,7 +1535,7 @@ class Game:
                 rack_values=tuple(rack_values),
                 hand=hand,
                 showdown=tuple(h.notation for h in shown),
-                three_penalty=tuple(self.three_violation),
+                three_penalty=tuple(o.three_violation for o in outcomes),
             )
         )
         self.turn = _Turn()
@@ -1659,8 +1646,8 @@ class Game:
             and (turn.acquired != "none" or play.first_turn_may_meld)
         ):
             self._table_actions(seat, rack, out)
-        if play.three_announcement and not self.announced_three[seat] and len(rack) <= 4:
-            out.append(_THREE)
+        for ext in self._early_hooks:
+            ext.actions_before_discards(self, seat, out)
         if self._board_problem() is None:
             out.append(_BOARD)
         if turn.acquired is not None:
@@ -1687,8 +1674,8 @@ class Game:
                 and (turn.acquired != "none" or play.first_turn_may_meld)
             ):
                 out.extend(CloseBoard(f) for f in sorted(self._board_closes(seat)))
-            for ext in self._turn_hooks:
-                ext.turn_actions(self, seat, out)
+            for ext in self._late_hooks:
+                ext.actions_after_discards(self, seat, out)
         if turn.dirty:
             out.append(_RESET)
         return out
@@ -1863,8 +1850,6 @@ class Game:
         for name in (
             "opened",
             "board",
-            "announced_three",
-            "three_violation",
             "turns_taken",
             "has_laid",
         ):
@@ -1909,7 +1894,9 @@ class Game:
             "_phase_owners",
             "_phase_verifiers",
             "_phase_appliers",
-            "_turn_hooks",
+            "_early_hooks",
+            "_late_hooks",
+            "_discard_hooks",
         ):
             del state[name]
         return state
@@ -1927,7 +1914,6 @@ class Game:
         Attach: _verify_attach,
         ExchangeJoker: _verify_exchange,
         Reclaim: _verify_reclaim,
-        AnnounceThree: _verify_three,
         DeclareBoard: _verify_board,
         ResetTurn: _verify_reset,
         Discard: _verify_discard,
@@ -1942,7 +1928,6 @@ class Game:
         Attach: _apply_attach,
         ExchangeJoker: _apply_exchange,
         Reclaim: _apply_reclaim,
-        AnnounceThree: _apply_three,
         DeclareBoard: _apply_board,
         ResetTurn: _apply_reset,
         Discard: _apply_discard,

@@ -238,12 +238,12 @@ def view(game: Game, seat: int) -> SeatView:
         double_game=game.double_game,
         opened=tuple(game.opened),
         board=tuple(game.board),
-        announced_three=tuple(game.announced_three),
         **{
             # What a variant without the pre-play extension shows in its fields.
             "atu": (False,) * n,
             "doubles_announced": ((),) * n,
             "swap_offer": None,
+            "announced_three": (False,) * n,
             **game.view_fields(seat),
         },
         turns_taken=tuple(game.turns_taken),

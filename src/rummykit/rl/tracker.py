@@ -32,6 +32,7 @@ import numpy.typing as npt
 
 from rummykit.engine import Game, Phase
 from rummykit.engine.extensions.preplay import preplay_state
+from rummykit.engine.extensions.three import three_state
 from rummykit.engine.table import Formation
 from rummykit.model.pieces import Face
 from rummykit.rl.memory import COUNT_BLOCKS, PublicMemory
@@ -450,7 +451,9 @@ class ObservationTracker:
         racks = game.racks
         rack_fraction = e._rack_fraction
         turns, totals = game.turns_taken, game.totals
-        opened, board, three = game.opened, game.board, game.announced_three
+        opened, board = game.opened, game.board
+        said = three_state(game)
+        three = said.announced if said else [False] * n
         atu = preplay.atu if preplay else [False] * n
         fval: list[Any] = [
             min(game.round, _ROUND_CAP) / _ROUND_CAP,

@@ -728,7 +728,7 @@ def contract_of(
 def play_rules(options: Options) -> PlayRules:
     """The turn structure of RULES §9.5-§9.13 under these options."""
     return PlayRules(
-        extensions=("preplay",),
+        extensions=("preplay", "three"),
         first_turn_draws=False,
         first_turn_may_meld=False,
         first_round_restricted=True,
@@ -739,7 +739,6 @@ def play_rules(options: Options) -> PlayRules:
         layoff_before_opening=False,
         layoff_on_opening_turn=bool(options["attach_on_opening_turn"]),
         go_out_without_discard=False,
-        three_announcement=True,
         board_play=bool(options["board_play_enabled"]),
         joker_layoff_own_only=True,
         joker_exchange=True,

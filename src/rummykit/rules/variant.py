@@ -115,8 +115,6 @@ class PlayRules:
     stay for a final discard (§9.11, §10.7)."""
     hand_waives_opening: bool = False
     """Going out in one turn from the full hand ignores the opening rule (§5.6)."""
-    three_announcement: bool = False
-    """Announce 'three' at 3 pieces or pay the penalty (§9.11)."""
     board_play: bool = False
     """Play on the board with contracts (§9.13)."""
     everyone_on_board: bool = False
@@ -180,6 +178,12 @@ class PlayRules:
         closing face down if all his other cards lie in melds (§6.6; the ``call``
         extension)."""
         return "call" in self.extensions
+
+    @property
+    def three_announcement(self) -> bool:
+        """Announce 'three' at 3 pieces or pay the penalty (§9.11; the ``three``
+        extension)."""
+        return "three" in self.extensions
 
     @property
     def preplay(self) -> bool:
@@ -255,7 +259,8 @@ class SeatOutcome:
     """The seat went out in one turn from its full hand ("Hand", RULES §3.6)."""
     opened: bool
     board: bool
-    three_violation: bool
+    three_violation: bool = False
+    """The seat broke the "three" rule (RULES §9.11; the ``three`` extension)."""
     atu: bool = False
     """The seat announced atu before play (RULES §9.4; the pre-play extension)."""
     closed: bool

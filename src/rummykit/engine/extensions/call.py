@@ -84,7 +84,7 @@ class Call(Extension[CallState]):
             return closes & {game.faces[game.turn.gained]}
         return closes
 
-    def turn_actions(self, game: Game, seat: int, out: list[Action]) -> None:
+    def actions_after_discards(self, game: Game, seat: int, out: list[Action]) -> None:
         if game.turn.acquired != "none":
             out.append(_REMI)
             out.extend(CallRemi(f) for f in sorted(self.closes(game, seat)))
