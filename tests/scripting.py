@@ -8,6 +8,7 @@ from typing import Any
 
 from rummykit.engine import Game, parse_action
 from rummykit.engine.actions import Draw
+from rummykit.engine.extensions.board import board_state
 from rummykit.engine.extensions.preplay import PrePlayState, preplay_state
 from rummykit.engine.extensions.three import ThreeState, three_state
 
@@ -64,6 +65,12 @@ def three(game: Game) -> ThreeState:
     return state
 
 
+def on_board(game: Game) -> list[bool]:
+    """Per seat: plays on the board (RULES §9.13, §10.10); all False without board play."""
+    state = board_state(game)
+    return list(state.on_board) if state is not None else [False] * game.players
+
+
 def state_key(game: Game) -> tuple[Any, ...]:
     """Everything that makes up the game state, for every variant (for before/after
     comparisons: an illegal action must leave all of it unchanged)."""
@@ -81,7 +88,6 @@ def state_key(game: Game) -> tuple[Any, ...]:
         tuple(game.credit),
         frozenset(game.locked),
         tuple(game.opened),
-        tuple(game.board),
         tuple(game.turns_taken),
         tuple(game.has_laid),
         game.recycles,

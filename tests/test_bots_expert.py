@@ -31,6 +31,7 @@ from rummykit.engine.view import SeatView, view
 from rummykit.model.pieces import Face, Material, parse_faces
 from rummykit.rules.remi_ro import REMI_RO
 from rummykit.rules.variant import all_variants
+from scripting import on_board
 
 
 class Checked(ExpertBot):
@@ -70,7 +71,7 @@ def test_default_expert_finishes_deals_of_every_variant_legally(variant: str) ->
         play_to_end(game, bots, random.Random(seed), stop_at_deal_end=True, max_actions=800)
         assert game.results, "the deal ended"
         assert bots[1].problems == []
-        assert game.board[1] is (variant == "remi_ro")
+        assert on_board(game)[1] is (variant == "remi_ro")
 
 
 def test_levels_are_budgets_weakest_first() -> None:

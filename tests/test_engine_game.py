@@ -39,7 +39,7 @@ from rummykit.engine.actions import (
 from rummykit.engine.game import Phase
 from rummykit.rules.options import OptionError
 from rummykit.rules.remi_ro import REMI_RO, TILES_106
-from scripting import preplay, three
+from scripting import on_board, preplay, three
 
 
 def opened_game(
@@ -786,7 +786,7 @@ def test_board_declaration_window(seat: int, turn: int, allowed: bool) -> None:
         pass_turn(game)
     if allowed:
         play(game, "board")
-        assert game.board[seat]
+        assert on_board(game)[seat]
     else:
         assert illegal(game, "board").rule == "§9.13/A-62"
 
@@ -818,7 +818,7 @@ def test_board_player_keeps_the_last_tile_and_never_lays_out() -> None:
     play(game, f"take {last}")
     assert illegal(game, "meld [R7 R8 R9]").rule == "§9.13"
     play(game, "discard K11")
-    assert game.board[1] and not game.opened[1]
+    assert on_board(game)[1] and not game.opened[1]
     run_out(game)
     assert game.results[-1].scores == (-100, -100, -100, -50)
 

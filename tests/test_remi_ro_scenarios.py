@@ -28,7 +28,7 @@ from rummykit.engine.actions import Ready
 from rummykit.engine.game import Phase
 from rummykit.rules.remi_ro import REMI_RO, score_deal, score_value
 from rummykit.rules.variant import SeatOutcome
-from scripting import preplay, three
+from scripting import on_board, preplay, three
 
 # ------------------------------------------------------------------ RRT-05
 
@@ -266,7 +266,7 @@ def test_rrt13b_taken_tile_kept_by_declaring_board(board_first: bool) -> None:
     game = _rrt12()
     play(game, *(("P3: board", "P3: take 3") if board_first else ("P3: take 3", "P3: board")))
     play(game, "discard K12")
-    assert game.board[2] and not game.opened[2]
+    assert on_board(game)[2] and not game.opened[2]
     assert "Y9" in rack(game, 2)
     assert column(game) == ["R2", "K7", "B11", "K12"]
 
@@ -641,7 +641,7 @@ def test_rrt27_board_player_restrictions_and_failure() -> None:
     assert (result.end, result.closer) == ("close", 0)
     # P1: J 50 + R10 R12 R13 30 + B5..B8 20 + Y2 Y3 Y4 15 + K7 K8 K9 15, +50.
     assert result.scores == (130 + 50, -100, -100, -100)
-    assert game.board[1] and not result.opened[1]
+    assert on_board(game)[1] and not result.opened[1]
 
 
 # ------------------------------------------------------------------ RRT-29

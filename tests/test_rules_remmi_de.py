@@ -53,6 +53,7 @@ from rummykit.rules.remmi_de import (
 )
 from rummykit.rules.tiles import TILES_106
 from rummykit.rules.variant import OpeningStructure, SeatOutcome, TakeUse
+from scripting import on_board
 
 TILE = Material.TILES
 DEFAULTS = REMMI_DE.resolve(4)
@@ -491,7 +492,7 @@ BOARD = {"board_variant": True}
 def test_board_players_never_lay_out_attach_or_exchange() -> None:
     """§10.10: nobody lays out; there is no attaching and no joker exchange."""
     game = stacked_game(4, {0: "K5 K6 K7 R13 B13 Y13 Y5"}, options=BOARD)
-    assert all(game.board)
+    assert all(on_board(game))
     assert illegal(game, "meld [K5 K6 K7]").rule == "§10.10"
     assert not any(
         str(a).startswith(("meld", "attach", "exchange", "board")) for a in game.legal_actions()

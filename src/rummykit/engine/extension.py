@@ -129,6 +129,22 @@ class Extension(Generic[S]):
     def discarded(self, game: Game, seat: int) -> None:
         """Called after ``seat`` discarded without ending the deal, before the turn passes."""
 
+    def table_play_problem(self, game: Game, seat: int) -> tuple[str, str] | None:
+        """(rule, reason) if ``seat`` may not lay out, attach or exchange at all now."""
+        return None
+
+    def column_take_problem(self, game: Game, seat: int) -> tuple[str, str] | None:
+        """(rule, reason) if ``seat`` may not take from below the top of the discard pile."""
+        return None
+
+    def take_use_waived(self, game: Game, seat: int) -> bool:
+        """Whether ``seat`` is free this turn of the obligation a taken discard brings."""
+        return False
+
+    def take_use_alternative(self, game: Game) -> str:
+        """Words added to the "the taken piece must be used" error: another way out."""
+        return ""
+
     def hidden_discard(self, game: Game) -> tuple[int | None, int]:
         """(piece, seat): a piece on the discard pile that lies face down and the one
         seat that saw it, or (None, -1)."""

@@ -23,8 +23,6 @@ from typing import Any
 from rummykit.engine.actions import (
     Action,
     Attach,
-    CloseBoard,
-    DeclareBoard,
     Discard,
     Draw,
     ExchangeJoker,
@@ -237,7 +235,6 @@ _MELDS_BY_RACK: dict[
     tuple[str, MeldRules], dict[tuple[int, ...], tuple[tuple[int, ...], tuple[Meld, ...]]]
 ] = {}
 _DRAW = Draw()
-_BOARD = DeclareBoard()
 _RESET = ResetTurn()
 _OUT = GoOut()
 _READY = Ready()
@@ -358,7 +355,6 @@ class Game:
         self.first_seat = layout.first_seat
         self.opened = [False] * n
         # §10.10: in "Spiel auf der Tafel" every seat plays on his rack from the start.
-        self.board = [self.play.everyone_on_board] * n
         self.turns_taken = [0] * n
         self.has_laid = [False] * n
         """Whether each seat has laid or laid off anything in an earlier turn (for "Hand")."""
@@ -403,6 +399,9 @@ class Game:
         self._early_hooks = _overriding(self.extensions, "actions_before_discards")
         self._late_hooks = _overriding(self.extensions, "actions_after_discards")
         self._discard_hooks = _overriding(self.extensions, "discarded")
+        self._table_hooks = _overriding(self.extensions, "table_play_problem")
+        self._column_hooks = _overriding(self.extensions, "column_take_problem")
+        self._take_use_hooks = _overriding(self.extensions, "take_use_waived")
 
     def writable_state(self, name: str) -> ExtensionState:
         """Extension ``name``'s state of this deal, to change: a game and its copies
@@ -600,8 +599,9 @@ class Game:
     def _middle_take_problem(self) -> tuple[str, str] | None:
         seat = self.to_move
         rack = len(self.racks[seat])
-        if self.board[seat]:
-            return "§9.13", "a board player takes only the last tile"
+        for ext in self._column_hooks:
+            if problem := ext.column_take_problem(self, seat):
+                return problem
         if rack <= 3:
             return "§9.6(1)", "with 3 tiles you may draw or take the last tile"
         if self.options.get("column_take_middle_requires_opened") and not self.opened[seat]:
@@ -638,12 +638,14 @@ class Game:
             raise self.fail(action, "§9.5(3)", "nothing is laid, attached or exchanged in round 1")
         if self.turn.acquired == "none" and not self.play.first_turn_may_meld:
             raise self.fail(action, "§5.2/A-14", "the first player only discards on his first turn")
-        if self.board[seat]:
-            raise self.fail(
-                action,
-                self.play.cite("board", "§9.13"),
-                "a board player never lays out, attaches or exchanges",
-            )
+        if problem := self._table_play_problem(seat):
+            raise self.fail(action, *problem)
+
+    def _table_play_problem(self, seat: int) -> tuple[str, str] | None:
+        for ext in self._table_hooks:
+            if problem := ext.table_play_problem(self, seat):
+                return problem
+        return None
 
     def pick(self, seat: int, faces: Sequence[Face], action: Action) -> list[int]:
         """Rack pieces showing ``faces``, choosing among identical copies so that the
@@ -1106,27 +1108,6 @@ class Game:
         self.turn.reclaimed.append(piece)
         self.turn.dirty = True
 
-    def _board_problem(self) -> tuple[str, str] | None:
-        seat = self.to_move
-        if not self.play.board_play:
-            return "§9.13", "board play is not part of this game"
-        if self.board[seat]:
-            return "§9.13", "you already play on the board"
-        if self.opened[seat] or self.turn.new_formations or self.turn.exchanged:
-            return "§9.13", "a player who has laid tiles cannot play on the board"
-        window = int(self.options["board_declare_within_turns"])  # type: ignore[arg-type]
-        if self.turns_taken[seat] > window:
-            return "§9.13/A-62", f"board play is declared within your first {window} turns"
-        return None
-
-    def _verify_board(self, action: DeclareBoard) -> None:
-        self.in_turn(action)
-        if problem := self._board_problem():
-            raise self.fail(action, *problem)
-
-    def _apply_board(self, action: DeclareBoard) -> None:
-        self.board[self.to_move] = True
-
     def _verify_reset(self, action: ResetTurn) -> None:
         self.in_turn(action)
         if not self.turn.dirty:
@@ -1198,7 +1179,7 @@ class Game:
             return None
         on_new = {p for fid in turn.new_formations for p in self.table[fid - 1].pieces}
         for p in turn.must_use:
-            if p in on_new or (self.board[seat] and turn.acquired == "last"):
+            if p in on_new or any(e.take_use_waived(self, seat) for e in self._take_use_hooks):
                 continue
             if use is TakeUse.ON_TABLE and opened_before and self.credit[p] >= 0:
                 continue
@@ -1206,7 +1187,7 @@ class Game:
             return (
                 self.play.cite("take_use", "§2.3"),
                 f"the taken piece {self.faces[p]} must be used {where} this turn"
-                + (" (or declare board play)" if self.play.board_play else ""),
+                + "".join(e.take_use_alternative(self) for e in self.extensions),
             )
         return None
 
@@ -1335,34 +1316,6 @@ class Game:
                 counts, self.rules, self.pieces.material
             )
         return melds[1]
-
-    def _verify_close(self, action: CloseBoard) -> None:
-        self.in_turn(action)
-        seat = self.to_move
-        rule = self.play.cite("board", "§9.13")
-        if not self.board[seat]:
-            raise self.fail(action, rule, "only a board player closes with a contract")
-        if self.turn.acquired is None or (
-            self.turn.acquired == "none" and not self.play.first_turn_may_meld
-        ):
-            raise self.fail(action, rule, "take a tile first, then close")
-        (piece,) = self.pick_discard(seat, action.face, action)
-        del piece
-        if len(self.racks[seat]) != 15:
-            raise self.fail(action, rule, "a board contract is 14 tiles plus the discard")
-        if action.face not in self._board_closes(seat):
-            raise self.fail(action, rule, "the other 14 tiles form no contract")
-
-    def _board_closes(self, seat: int) -> Mapping[Face, Contract]:
-        return self.variant.board_closes(self.rack_faces(seat), self.options)
-
-    def _apply_close(self, action: CloseBoard) -> None:
-        seat = self.to_move
-        (piece,) = self.pick_discard(seat, action.face, action)
-        contract = self._board_closes(seat)[action.face]
-        self.racks[seat].remove(piece)
-        self.column.append(piece)
-        self.end_deal("board", seat, action.face, contract)
 
     def _layout_pieces(self, seat: int, closing: int | None) -> list[int]:
         return [p for p in self.racks[seat] if p != closing]
@@ -1498,7 +1451,6 @@ class Game:
                 rack=tuple(self.faces[p] for p in self.racks[s]),
                 hand=hand and s == closer,
                 opened=self.opened[s],
-                board=self.board[s],
                 closed=(s == closer),
                 table_value=table_values[s],
                 rack_value=rack_values[s],
@@ -1642,14 +1594,12 @@ class Game:
         elif (
             self.phase is Phase.TURNS
             and play.table_melds
-            and not self.board[seat]
+            and self._table_play_problem(seat) is None
             and (turn.acquired != "none" or play.first_turn_may_meld)
         ):
             self._table_actions(seat, rack, out)
         for ext in self._early_hooks:
             ext.actions_before_discards(self, seat, out)
-        if self._board_problem() is None:
-            out.append(_BOARD)
         if turn.acquired is not None:
             kinds = sorted({faces[p].kind for p in rack})
             if (
@@ -1666,14 +1616,6 @@ class Game:
                 out.extend(discards[k] for k in kinds)
                 if self.variant.find_layout is not None:
                     out.extend(self._go_outs(rack, kinds))
-            # A-72: where the first player may lay out on his first turn, a board
-            # player may also finish then.
-            if (
-                self.board[seat]
-                and len(rack) == 15
-                and (turn.acquired != "none" or play.first_turn_may_meld)
-            ):
-                out.extend(CloseBoard(f) for f in sorted(self._board_closes(seat)))
             for ext in self._late_hooks:
                 ext.actions_after_discards(self, seat, out)
         if turn.dirty:
@@ -1849,7 +1791,6 @@ class Game:
         new.walls_used = self.walls_used[:]
         for name in (
             "opened",
-            "board",
             "turns_taken",
             "has_laid",
         ):
@@ -1897,6 +1838,9 @@ class Game:
             "_early_hooks",
             "_late_hooks",
             "_discard_hooks",
+            "_table_hooks",
+            "_column_hooks",
+            "_take_use_hooks",
         ):
             del state[name]
         return state
@@ -1914,10 +1858,8 @@ class Game:
         Attach: _verify_attach,
         ExchangeJoker: _verify_exchange,
         Reclaim: _verify_reclaim,
-        DeclareBoard: _verify_board,
         ResetTurn: _verify_reset,
         Discard: _verify_discard,
-        CloseBoard: _verify_close,
         GoOut: _verify_go_out,
         NextDeal: _verify_next,
     }
@@ -1928,10 +1870,8 @@ class Game:
         Attach: _apply_attach,
         ExchangeJoker: _apply_exchange,
         Reclaim: _apply_reclaim,
-        DeclareBoard: _apply_board,
         ResetTurn: _apply_reset,
         Discard: _apply_discard,
-        CloseBoard: _apply_close,
         GoOut: _apply_go_out,
         NextDeal: _apply_next,
     }

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rummykit.engine.errors import IllegalActionError
+from rummykit.engine.extensions.board import board_state
 from rummykit.engine.game import Game, Phase, _Turn
 from rummykit.engine.table import Formation
 from rummykit.model.melds import best_reading, read_meld
@@ -99,7 +100,11 @@ def analysis_game(
     game.locked = frozen
     game.opened = [opened if s == 0 else s in owners for s in range(game.players)]
     game.has_laid = list(game.opened)
-    game.board = [board] + [False] * (game.players - 1)
+    on_board = board_state(game, writable=True)
+    if on_board is not None:
+        on_board.on_board = [board] + [False] * (game.players - 1)
+    elif board:
+        raise ValueError(f"{game.variant.name} has no board play")
     game.phase = Phase.TURNS
     game.to_move = 0
     # Round 2 or later, so no first-round restriction applies (RULES §9.5).

@@ -237,13 +237,13 @@ def view(game: Game, seat: int) -> SeatView:
         indicator_in_stock=game.indicator is not None and game.indicator in game.stock,
         double_game=game.double_game,
         opened=tuple(game.opened),
-        board=tuple(game.board),
         **{
             # What a variant without the pre-play extension shows in its fields.
             "atu": (False,) * n,
             "doubles_announced": ((),) * n,
             "swap_offer": None,
             "announced_three": (False,) * n,
+            "board": (False,) * n,
             **game.view_fields(seat),
         },
         turns_taken=tuple(game.turns_taken),

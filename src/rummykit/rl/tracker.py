@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rummykit.engine import Game, Phase
+from rummykit.engine.extensions.board import board_state
 from rummykit.engine.extensions.preplay import preplay_state
 from rummykit.engine.extensions.three import three_state
 from rummykit.engine.table import Formation
@@ -451,7 +452,9 @@ class ObservationTracker:
         racks = game.racks
         rack_fraction = e._rack_fraction
         turns, totals = game.turns_taken, game.totals
-        opened, board = game.opened, game.board
+        opened = game.opened
+        boards = board_state(game)
+        board = boards.on_board if boards else [False] * n
         said = three_state(game)
         three = said.announced if said else [False] * n
         atu = preplay.atu if preplay else [False] * n

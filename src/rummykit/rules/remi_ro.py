@@ -727,8 +727,11 @@ def contract_of(
 
 def play_rules(options: Options) -> PlayRules:
     """The turn structure of RULES §9.5-§9.13 under these options."""
+    board = bool(options["board_play_enabled"])
     return PlayRules(
-        extensions=("preplay", "three"),
+        # §9.4 announcements, §9.11 "three", §9.13 board play (with the option off, the
+        # extension stays to say why "board" is refused).
+        extensions=("preplay", "three", "board"),
         first_turn_draws=False,
         first_turn_may_meld=False,
         first_round_restricted=True,
@@ -739,7 +742,7 @@ def play_rules(options: Options) -> PlayRules:
         layoff_before_opening=False,
         layoff_on_opening_turn=bool(options["attach_on_opening_turn"]),
         go_out_without_discard=False,
-        board_play=bool(options["board_play_enabled"]),
+        board_play=board,
         joker_layoff_own_only=True,
         joker_exchange=True,
         exchange_needs_opened_before=not options["joker_exchange_on_opening_turn"],

@@ -558,7 +558,8 @@ def play_rules(options: Options) -> PlayRules:
     """The turn structure of RULES §10.3-§10.10 under these options."""
     board = bool(options["board_variant"])
     return PlayRules(
-        extensions=("preplay",),  # §10.2(6): the double swap
+        # §10.2(6): the double swap; §10.10: "Spiel auf der Tafel" puts everyone on the board.
+        extensions=("preplay", "board"),
         atu_announcement=False,  # §10.2(5)
         maker_passes_right=False,  # §10.1: the dealer role moves to the left
         first_turn_draws=False,

@@ -116,10 +116,12 @@ class PlayRules:
     hand_waives_opening: bool = False
     """Going out in one turn from the full hand ignores the opening rule (§5.6)."""
     board_play: bool = False
-    """Play on the board with contracts (§9.13)."""
+    """A seat may declare play on the board, with contracts (§9.13; read by the ``board``
+    extension, which the variant names when this is on)."""
     everyone_on_board: bool = False
     """Nobody lays out: every seat plays on his rack from the start and finishes by
-    discarding beside a complete rack (§10.10, "Spiel auf der Tafel")."""
+    discarding beside a complete rack (§10.10, "Spiel auf der Tafel"; read by the
+    ``board`` extension)."""
     joker_layoff_own_only: bool = False
     """A joker may be laid off only onto one's own formations (§9.6(2))."""
     joker_exchange: bool = False
@@ -258,7 +260,8 @@ class SeatOutcome:
     hand: bool = False
     """The seat went out in one turn from its full hand ("Hand", RULES §3.6)."""
     opened: bool
-    board: bool
+    board: bool = False
+    """The seat played on the board (RULES §9.13, §10.10; the ``board`` extension)."""
     three_violation: bool = False
     """The seat broke the "three" rule (RULES §9.11; the ``three`` extension)."""
     atu: bool = False
