@@ -16,7 +16,7 @@ The core game only calls these hooks; it holds no field or switch of any one var
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
@@ -125,6 +125,12 @@ class Extension(Generic[S]):
     def actions_after_discards(self, game: Game, seat: int, out: list[Action]) -> None:
         """Add this extension's actions to a turn's legal list after the discards, once
         the seat has drawn or taken."""
+
+    def closing_discards(
+        self, game: Game, seat: int, kinds: Sequence[int], out: list[Action]
+    ) -> None:
+        """Add the actions that end the deal with a discard of one of ``kinds`` (the kinds
+        the seat may discard now), right after the plain discards."""
 
     def discarded(self, game: Game, seat: int) -> None:
         """Called after ``seat`` discarded without ending the deal, before the turn passes."""

@@ -26,7 +26,6 @@ from rummykit.engine.actions import (
     Discard,
     Draw,
     ExchangeJoker,
-    GoOut,
     Meld,
     NextDeal,
     Ready,
@@ -236,7 +235,6 @@ _MELDS_BY_RACK: dict[
 ] = {}
 _DRAW = Draw()
 _RESET = ResetTurn()
-_OUT = GoOut()
 _READY = Ready()
 
 
@@ -399,6 +397,7 @@ class Game:
         self._early_hooks = _overriding(self.extensions, "actions_before_discards")
         self._late_hooks = _overriding(self.extensions, "actions_after_discards")
         self._discard_hooks = _overriding(self.extensions, "discarded")
+        self._closing_hooks = _overriding(self.extensions, "closing_discards")
         self._table_hooks = _overriding(self.extensions, "table_play_problem")
         self._column_hooks = _overriding(self.extensions, "column_take_problem")
         self._take_use_hooks = _overriding(self.extensions, "take_use_waived")
@@ -704,7 +703,7 @@ class Game:
         trial = self.copy()
         trial._going_out_trial = True
         trial._APPLY[type(action)](trial, action)
-        if problem := trial._commit_problem(going_out=True):
+        if problem := trial.commit_problem(going_out=True):
             raise self.fail(action, *problem)
 
     def _verify_meld(self, action: Meld) -> None:
@@ -734,7 +733,7 @@ class Game:
             positions=tuple(reading.positions[i] for i in order),
             kinds=tuple(action.faces[i].kind for i in order),
         )
-        self._place(seat, pieces, new_formation=True)
+        self.place(seat, pieces, new_formation=True)
         self.table.append(formation)
         self.turn.new_formations.append(formation.id)
         self.turn.laid.append((reading.kind, reading.positions[0]))
@@ -744,7 +743,7 @@ class Game:
         self.turn.dirty = True
         self._go_out_if_empty()
 
-    def _place(self, seat: int, pieces: Sequence[int], *, new_formation: bool) -> None:
+    def place(self, seat: int, pieces: Sequence[int], *, new_formation: bool) -> None:
         rack = self.racks[seat]
         # §8.5/A-39: where only a new meld may take a freed joker, a lay-off does not count.
         clears = new_formation or self.play.exchanged_joker_use == "formation"
@@ -911,14 +910,14 @@ class Game:
             assert index is not None
             joker = formation.pieces[index]
             self.table[action.target - 1] = formation.replacing(joker, piece, action.face.kind)
-            self._place(seat, [piece], new_formation=False)
+            self.place(seat, [piece], new_formation=False)
             self.racks[seat].append(joker)
             self.racks[seat].sort()
             self.turn.displaced = joker
             self.turn.displaced_from = formation.id
             return
         self.table[action.target - 1] = formation.with_piece(piece, action.face.kind, slot)
-        self._place(seat, [piece], new_formation=False)
+        self.place(seat, [piece], new_formation=False)
         self.turn.displaced = None
         if piece in self.turn.must_use and self.options.get("column_take_allow_attach"):
             self.turn.new_formations.append(formation.id)
@@ -1045,7 +1044,7 @@ class Game:
                 tuple(self.faces[p].kind for p in pieces_after),
             )
         self.table[formation.id - 1] = updated
-        self._place(seat, pieces, new_formation=False)
+        self.place(seat, pieces, new_formation=False)
         for j in jokers:
             # A-54: the joker keeps its original credit; RULES §9.10: it is locked.
             if self.play.exchanged_joker_locked:
@@ -1126,7 +1125,7 @@ class Game:
 
     # ------------------------------------------------------------------ commit
 
-    def _commit_problem(self, going_out: bool = False) -> tuple[str, str] | None:
+    def commit_problem(self, going_out: bool = False) -> tuple[str, str] | None:
         """Why the turn cannot be committed now (rule, reason), or None.
 
         ``going_out``: the commit leaves the rack empty (a discard of the last piece,
@@ -1221,7 +1220,7 @@ class Game:
         seat = self.to_move
         (piece,) = self.pick_discard(seat, action.face, action)
         remaining = len(self.racks[seat]) - 1
-        if problem := self._commit_problem(going_out=remaining == 0):
+        if problem := self.commit_problem(going_out=remaining == 0):
             raise self.fail(action, *problem)
         if (
             not self.play.discard_taken_allowed
@@ -1316,86 +1315,6 @@ class Game:
                 counts, self.rules, self.pieces.material
             )
         return melds[1]
-
-    def _layout_pieces(self, seat: int, closing: int | None) -> list[int]:
-        return [p for p in self.racks[seat] if p != closing]
-
-    def _verify_go_out(self, action: GoOut) -> None:
-        self.in_turn(action)
-        seat = self.to_move
-        play = self.play
-        rule = play.cite("go_out", "§2.3")
-        find_layout = self.variant.find_layout
-        if find_layout is None:
-            raise self.fail(action, "§2.3", "this variant has no going out with a layout")
-        closing: int | None = None
-        if action.face is None:
-            if self.turn.acquired is not None:
-                raise self.fail(action, rule, "after drawing, close with a discard: out X")
-            if not play.go_out_before_first_draw:
-                raise self.fail(action, rule, "going out before the first draw is disabled")
-            if self.turns_taken[seat] != 1:
-                raise self.fail(action, rule, "only a dealt hand is laid out without a draw")
-        else:
-            if self.turn.acquired is None:
-                raise self.fail(action, play.cite("acquire", "§2.3"), "draw or take a card first")
-            (closing,) = self.pick_discard(seat, action.face, action)
-            if problem := self._commit_problem(going_out=True):
-                raise self.fail(action, *problem)
-            if (
-                not play.discard_taken_allowed
-                and self.turn.acquired == "last"
-                and closing in self.turn.must_use
-            ):
-                raise self.fail(
-                    action,
-                    "§2.5/A-03",
-                    "the card taken from the discard pile cannot close in the same turn",
-                )
-        faces = [self.faces[p] for p in self._layout_pieces(seat, closing)]
-        if find_layout(faces, self.options) is None:
-            raise self.fail(action, rule, f"these {len(faces)} cards form no layout")
-
-    def _apply_go_out(self, action: GoOut) -> None:
-        seat = self.to_move
-        closing: int | None = None
-        if action.face is not None:
-            (closing,) = self.pick_discard(seat, action.face, action)
-        rack = self._layout_pieces(seat, closing)
-        assert self.variant.find_layout is not None
-        layout = self.variant.find_layout([self.faces[p] for p in rack], self.options)
-        assert layout is not None
-        for candidate in layout.melds:
-            pieces = []
-            for kind in candidate.kinds:
-                piece = next(p for p in rack if self.faces[p].kind == kind)
-                rack.remove(piece)
-                pieces.append(piece)
-            self.table.append(
-                Formation(
-                    id=len(self.table) + 1,
-                    owner=seat,
-                    kind=candidate.kind,
-                    suit=candidate.suit,
-                    pieces=tuple(pieces),
-                    positions=candidate.positions,
-                    kinds=candidate.kinds,
-                )
-            )
-            self._place(seat, pieces, new_formation=True)
-        before_draw = self.turn.acquired is None
-        if closing is not None:
-            self.racks[seat].remove(closing)
-            self.column.append(closing)
-        self.commit_turn(seat)
-        self.end_deal(
-            "close" if closing is not None else "out",
-            seat,
-            action.face,
-            None,
-            hand=not self.has_laid[seat],
-            before_draw=before_draw,
-        )
 
     def _end_turn(self) -> None:
         if not self.stock and not self.play.recycle_stock:
@@ -1583,14 +1502,6 @@ class Game:
                         out.append(TakeColumn(last))
                 elif last >= (1 if play.first_discard_dead else 0):
                     out.append(TakeColumn(last))
-            find_layout = self.variant.find_layout
-            if (
-                find_layout is not None
-                and play.go_out_before_first_draw
-                and self.turns_taken[seat] == 1
-                and find_layout([faces[p] for p in rack], self.options)
-            ):
-                out.append(_OUT)
         elif (
             self.phase is Phase.TURNS
             and play.table_melds
@@ -1603,7 +1514,7 @@ class Game:
         if turn.acquired is not None:
             kinds = sorted({faces[p].kind for p in rack})
             if (
-                self._commit_problem(going_out=len(rack) == 1) is None
+                self.commit_problem(going_out=len(rack) == 1) is None
                 and len(rack) - 1 <= self._rack_max
             ):
                 discards = self._discards
@@ -1614,24 +1525,13 @@ class Game:
                         k for k in kinds if any(p not in taken for p in rack if faces[p].kind == k)
                     ]
                 out.extend(discards[k] for k in kinds)
-                if self.variant.find_layout is not None:
-                    out.extend(self._go_outs(rack, kinds))
+                for ext in self._closing_hooks:
+                    ext.closing_discards(self, seat, kinds, out)
             for ext in self._late_hooks:
                 ext.actions_after_discards(self, seat, out)
         if turn.dirty:
             out.append(_RESET)
         return out
-
-    def _go_outs(self, rack: list[int], kinds: Sequence[int]) -> Iterator[Action]:
-        """§7.6: close by discarding one card of each kind whose removal leaves a layout."""
-        find_layout = self.variant.find_layout
-        assert find_layout is not None
-        hand = sorted(self.faces[p].kind for p in rack)
-        for k in kinds:
-            rest = hand[:]
-            rest.remove(k)
-            if find_layout([self.kind_faces[x] for x in rest], self.options):
-                yield GoOut(self.kind_faces[k])
 
     def _table_actions(self, seat: int, rack: list[int], out: list[Action]) -> None:
         faces = self.faces
@@ -1838,6 +1738,7 @@ class Game:
             "_early_hooks",
             "_late_hooks",
             "_discard_hooks",
+            "_closing_hooks",
             "_table_hooks",
             "_column_hooks",
             "_take_use_hooks",
@@ -1860,7 +1761,6 @@ class Game:
         Reclaim: _verify_reclaim,
         ResetTurn: _verify_reset,
         Discard: _verify_discard,
-        GoOut: _verify_go_out,
         NextDeal: _verify_next,
     }
     _APPLY: Mapping[type, Any] = {
@@ -1872,6 +1772,5 @@ class Game:
         Reclaim: _apply_reclaim,
         ResetTurn: _apply_reset,
         Discard: _apply_discard,
-        GoOut: _apply_go_out,
         NextDeal: _apply_next,
     }

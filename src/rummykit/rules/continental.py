@@ -433,6 +433,7 @@ def play_rules(options: Options) -> PlayRules:
         discard_taken_allowed=bool(options["allow_discard_of_taken_discard"]),
         recycle_stock=True,  # §7.7/A-04: the shared rule of §2.4
         table_melds=False,  # §7.3: nothing is laid until a player goes out
+        extensions=("layout",),  # §7.6: going out with the whole hand laid out
         go_out_before_first_draw=bool(options["allow_go_out_before_first_draw"]),
         winner_deals=options["dealer_rotation"] == "winner_deals",
         sections={
