@@ -126,6 +126,10 @@ class Extension(Generic[S]):
         """Add this extension's actions to a turn's legal list after the discards, once
         the seat has drawn or taken."""
 
+    def table_actions(self, game: Game, seat: int, out: list[Action]) -> None:
+        """Add this extension's table plays after the shared ones (melds, lay-offs,
+        exchanges), where the seat may play on the table."""
+
     def closing_discards(
         self, game: Game, seat: int, kinds: Sequence[int], out: list[Action]
     ) -> None:

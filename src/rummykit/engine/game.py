@@ -29,7 +29,6 @@ from rummykit.engine.actions import (
     Meld,
     NextDeal,
     Ready,
-    Reclaim,
     ResetTurn,
     TakeColumn,
 )
@@ -398,6 +397,7 @@ class Game:
         self._late_hooks = _overriding(self.extensions, "actions_after_discards")
         self._discard_hooks = _overriding(self.extensions, "discarded")
         self._closing_hooks = _overriding(self.extensions, "closing_discards")
+        self._table_action_hooks = _overriding(self.extensions, "table_actions")
         self._table_hooks = _overriding(self.extensions, "table_play_problem")
         self._column_hooks = _overriding(self.extensions, "column_take_problem")
         self._take_use_hooks = _overriding(self.extensions, "take_use_waived")
@@ -522,7 +522,7 @@ class Game:
         self.recycles += 1
         return True
 
-    def _before_change(self) -> None:
+    def before_change(self) -> None:
         if self.snapshot is None:
             self.snapshot = self._take_snapshot()
 
@@ -611,7 +611,7 @@ class Game:
         return None
 
     def _apply_take(self, action: TakeColumn) -> None:
-        self._before_change()
+        self.before_change()
         seat = self.to_move
         taken = self.column[action.index :]
         del self.column[action.index :]
@@ -622,7 +622,7 @@ class Game:
         self.turn.gained = taken[0]
         self.turn.dirty = True
 
-    def _verify_table_action(self, action: Action) -> None:
+    def verify_table_action(self, action: Action) -> None:
         self.in_turn(action)
         seat = self.to_move
         if self.turn.acquired is None:
@@ -707,7 +707,7 @@ class Game:
             raise self.fail(action, *problem)
 
     def _verify_meld(self, action: Meld) -> None:
-        self._verify_table_action(action)
+        self.verify_table_action(action)
         if len(action.declared) != len(action.faces):
             raise self.fail(action, "§2.2", "malformed meld")
         self.pick(self.to_move, action.faces, action)
@@ -718,7 +718,7 @@ class Game:
         self._keeps_discard(action, len(action.faces))
 
     def _apply_meld(self, action: Meld) -> None:
-        self._before_change()
+        self.before_change()
         seat = self.to_move
         pieces = self.pick(seat, action.faces, action)
         readings = read_meld(action.faces, self.rules, action.declared)
@@ -754,7 +754,7 @@ class Game:
             if clears and p in self.turn.pending_jokers:
                 self.turn.pending_jokers.remove(p)
 
-    def _formation(self, action: Action, target: int) -> Formation:
+    def formation(self, action: Action, target: int) -> Formation:
         if not 1 <= target <= len(self.table):
             raise self.fail(
                 action, self.play.cite("attach", "§2.1(7)"), f"there is no formation m{target}"
@@ -800,10 +800,10 @@ class Game:
         return formation.rank
 
     def _verify_attach(self, action: Attach) -> None:
-        self._verify_table_action(action)
+        self.verify_table_action(action)
         seat = self.to_move
         (piece,) = self.pick(seat, (action.face,), action)
-        formation = self._formation(action, action.target)
+        formation = self.formation(action, action.target)
         if self.turn.displaced is not None:
             self._verify_joker_move(action, formation)
             self._keeps_discard(action, 1)
@@ -896,7 +896,7 @@ class Game:
         )
 
     def _apply_attach(self, action: Attach) -> None:
-        self._before_change()
+        self.before_change()
         seat = self.to_move
         (piece,) = self.pick(seat, (action.face,), action)
         formation = self.table[action.target - 1]
@@ -925,7 +925,7 @@ class Game:
 
     def _exchange_plan(self, action: ExchangeJoker) -> tuple[Formation, list[int], list[int]]:
         """(formation, jokers freed, positions filled) or raise."""
-        formation = self._formation(action, action.target)
+        formation = self.formation(action, action.target)
         faces = action.faces
         jokers = [p for p in formation.pieces if self.faces[p].is_joker]
         if not jokers:
@@ -991,7 +991,7 @@ class Game:
         return formation, jokers, [formation.rank] * len(faces)
 
     def _verify_exchange(self, action: ExchangeJoker) -> None:
-        self._verify_table_action(action)
+        self.verify_table_action(action)
         seat = self.to_move
         if not self.play.joker_exchange:
             raise self.fail(
@@ -1025,7 +1025,7 @@ class Game:
         )
 
     def _apply_exchange(self, action: ExchangeJoker) -> None:
-        self._before_change()
+        self.before_change()
         seat = self.to_move
         pieces = self.pick(seat, action.faces, action)
         formation, jokers, _positions = self._exchange_plan(action)
@@ -1054,57 +1054,6 @@ class Game:
                 self.turn.pending_jokers.append(j)
         self.racks[seat].sort()
         self.turn.exchanged = True
-        self.turn.dirty = True
-
-    def _reclaim_piece(self, action: Reclaim) -> tuple[Formation, int]:
-        """(formation, piece) a reclaim takes, or raise (A-75 option)."""
-        seat = self.to_move
-        if not self.play.reclaim_own_end_tiles:
-            raise self.fail(action, "A-75", "tiles are never taken back from the table")
-        formation = self._formation(action, action.target)
-        if formation.owner != seat or formation.id in self.turn.new_formations:
-            raise self.fail(
-                action, "A-75", "only your own formations from an earlier turn give tiles back"
-            )
-        rules = self.rules
-        kinds = list(formation.kinds)
-        # A run gives up only an end tile; a set any of its tiles.
-        is_run = formation.kind is MeldKind.RUN
-        for i in [0, len(kinds) - 1] if is_run else range(len(kinds)):
-            p = formation.pieces[i]
-            if kinds[i] != action.face.kind or self.credit[p] != seat:
-                continue
-            rest = kinds[:i] + kinds[i + 1 :]
-            wild = rest.count(JOKER_KIND)
-            natural = len(rest) - wild
-            if (
-                len(rest) >= rules.min_size
-                and natural >= max(rules.min_natural, 1)
-                and not (rules.max_wild is not None and wild > rules.max_wild)
-                and not (rules.wild_le_natural and wild > natural)
-            ):
-                return formation, p
-        raise self.fail(
-            action,
-            "A-75",
-            f"{action.face} is no end tile of yours that m{action.target} can spare",
-        )
-
-    def _verify_reclaim(self, action: Reclaim) -> None:
-        self._verify_table_action(action)
-        if action.face.is_joker:
-            raise self.fail(action, "A-75", "a joker leaves the table only by an exchange")
-        self._reclaim_piece(action)
-
-    def _apply_reclaim(self, action: Reclaim) -> None:
-        self._before_change()
-        seat = self.to_move
-        formation, piece = self._reclaim_piece(action)
-        self.table[formation.id - 1] = formation.without_piece(piece)
-        self.credit[piece] = -1
-        self.racks[seat].append(piece)
-        self.racks[seat].sort()
-        self.turn.reclaimed.append(piece)
         self.turn.dirty = True
 
     def _verify_reset(self, action: ResetTurn) -> None:
@@ -1578,28 +1527,8 @@ class Game:
             out.extend(found)
         if play.joker_exchange and (self.opened[seat] or not play.exchange_needs_opened_before):
             out.extend(a for a in self._exchanges(seat, counts, size) if size > 1 or self.can(a))
-        if play.reclaim_own_end_tiles:
-            out.extend(self._reclaims(seat))
-
-    def _reclaims(self, seat: int) -> Iterator[Action]:
-        new = self.turn.new_formations
-        for formation in self.table:
-            if formation.owner != seat or formation.id in new:
-                continue
-            indices = (
-                (0, len(formation.pieces) - 1)
-                if formation.kind is MeldKind.RUN
-                else range(len(formation.pieces))
-            )
-            seen: set[int] = set()
-            for i in indices:
-                kind = formation.kinds[i]
-                if kind == JOKER_KIND or kind in seen:
-                    continue
-                seen.add(kind)
-                action = Reclaim(self.kind_faces[kind], formation.id)
-                if self.can(action):
-                    yield action
+        for ext in self._table_action_hooks:
+            ext.table_actions(self, seat, out)
 
     def _shift_attaches(
         self, formation: Formation, rack: list[int], counts: tuple[int, ...]
@@ -1739,6 +1668,7 @@ class Game:
             "_late_hooks",
             "_discard_hooks",
             "_closing_hooks",
+            "_table_action_hooks",
             "_table_hooks",
             "_column_hooks",
             "_take_use_hooks",
@@ -1758,7 +1688,6 @@ class Game:
         Meld: _verify_meld,
         Attach: _verify_attach,
         ExchangeJoker: _verify_exchange,
-        Reclaim: _verify_reclaim,
         ResetTurn: _verify_reset,
         Discard: _verify_discard,
         NextDeal: _verify_next,
@@ -1769,7 +1698,6 @@ class Game:
         Meld: _apply_meld,
         Attach: _apply_attach,
         ExchangeJoker: _apply_exchange,
-        Reclaim: _apply_reclaim,
         ResetTurn: _apply_reset,
         Discard: _apply_discard,
         NextDeal: _apply_next,

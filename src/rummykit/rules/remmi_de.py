@@ -559,7 +559,8 @@ def play_rules(options: Options) -> PlayRules:
     board = bool(options["board_variant"])
     return PlayRules(
         # §10.2(6): the double swap; §10.10: "Spiel auf der Tafel" puts everyone on the board.
-        extensions=("preplay", "board"),
+        # A-75 (an option): taking one's own end tiles back.
+        extensions=("preplay", "board", "reclaim"),
         atu_announcement=False,  # §10.2(5)
         maker_passes_right=False,  # §10.1: the dealer role moves to the left
         first_turn_draws=False,
