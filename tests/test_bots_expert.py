@@ -10,7 +10,8 @@ from dataclasses import replace
 
 import pytest
 
-from remi_ro_support import face, faces, pass_turn, stacked_game
+from kit import pass_turn
+from remi_ro_support import face, faces, stacked_game
 from rummykit.bots import (
     BOTS,
     LEVELS,

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 import rummykit.bots.greedy as greedy_module
-from remi_ro_support import face, pass_turn, rack, stacked_game, table
+from kit import pass_turn, rack, table
+from remi_ro_support import face, stacked_game
 from rummykit.bots import GreedyBot, play_to_end, play_turn
 from rummykit.bots.greedy import CALL_LINES, call_line, pieces_outside
 from rummykit.cli.simulate import run_simulation, simulate_one

@@ -12,22 +12,20 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from card_support import card_game
-from remi_ro_support import (
-    act,
+from kit import (
     assert_conserved,
     column,
     draw,
-    face,
     illegal,
     pass_turn,
     pass_turns,
     play,
     rack,
     run_out,
-    stacked_game,
     state_key,
     table,
 )
+from remi_ro_support import act, face, stacked_game
 from rummykit.engine import Game, IllegalActionError, view
 from rummykit.engine.actions import (
     Discard,

@@ -8,21 +8,19 @@ from __future__ import annotations
 
 import pytest
 
-from remi_ro_support import (
-    act,
+from kit import (
     assert_conserved,
     column,
     draw,
-    faces,
     illegal,
     pass_turn,
     pass_turns,
     play,
     rack,
     run_out,
-    stacked_game,
     table,
 )
+from remi_ro_support import act, faces, stacked_game
 from rummykit.engine import Game, IllegalActionError
 from rummykit.engine.actions import Ready
 from rummykit.engine.game import Phase

@@ -13,21 +13,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from remmi_de_support import (
-    act,
+from kit import (
     assert_conserved,
     column,
     draw,
-    faces,
     illegal,
     pass_turn,
     pass_turns,
     play,
     rack,
     run_out,
-    stacked_game,
     table,
 )
+from remmi_de_support import act, faces, stacked_game
 from rummykit.engine import Game
 from rummykit.engine.actions import Ready
 from rummykit.engine.game import Phase
