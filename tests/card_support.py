@@ -19,113 +19,67 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from rummykit.engine import Game, IllegalActionError, parse_action
-from rummykit.engine.actions import Action, Discard, Meld
-from rummykit.model.pieces import Face, Material, PieceSet, parse_faces
+from kit import CARD_NOTATION, PieceAllocator
+from rummykit.engine import Game
+from rummykit.model.pieces import Face, Material, PieceSet
 from rummykit.rules.cards import stack_cards
 from rummykit.rules.variant import Variant, find_variant
-from scripting import column, draw, play, state_key, stock_top, table
 
 MAT = Material.CARDS
 
 __all__ = [
     "MAT",
     "act",
-    "assert_conserved",
     "card_game",
     "card_match",
     "card_order",
     "cards",
-    "column",
-    "draw",
     "face",
     "faces",
     "first_player_dealer",
     "foreign_sections",
-    "illegal",
-    "listed",
-    "normal",
-    "pass_turn",
-    "pass_turns",
-    "play",
-    "rack",
-    "state_key",
-    "stock_top",
-    "table",
 ]
 
-
-def face(text: str) -> Face:
-    """``face("QS")``."""
-    return Face.parse(text, MAT)
-
-
-def faces(text: str) -> list[Face]:
-    """``faces("QS KS AS")``."""
-    return list(parse_faces(text, MAT))
+face = CARD_NOTATION.face
+faces = CARD_NOTATION.faces
+act = CARD_NOTATION.act
 
 
 def cards(text: str) -> list[str]:
-    """``text``'s cards sorted like :func:`rack` sorts a hand (suits S H D C, then rank)."""
+    """``text``'s cards sorted like ``kit.rack`` sorts a hand (suits S H D C, then rank)."""
     return [str(f) for f in sorted(faces(text))]
 
 
-def act(text: str) -> Action:
-    """An action from notation (``act("attach 7S -> m1")``)."""
-    return parse_action(text, MAT)
-
-
-def first_player_dealer(variant: Variant | str, players: int) -> int:
+def first_player_dealer(
+    variant: Variant | str, players: int, options: Mapping[str, Any] | None = None
+) -> int:
     """The dealer seat for which seat 0 is the first player of the deal."""
     v = find_variant(variant) if isinstance(variant, str) else variant
-    options = v.resolve(players)
-    pieces = v.pieces(options)
+    resolved = v.resolve(players, options)
+    pieces = v.pieces(resolved)
     for dealer in range(players):
-        layout = v.deal(pieces, list(range(len(pieces))), players, dealer, options)
+        layout = v.deal(pieces, list(range(len(pieces))), players, dealer, resolved)
         if layout.first_seat == 0:
             return dealer
     raise ValueError(f"no dealer makes seat 0 the first player of {v.name}")
-
-
-class _Allocator:
-    """Hands out distinct piece ids for named cards (``7C``, ``7C#2``)."""
-
-    def __init__(self, pieces: PieceSet) -> None:
-        self.pieces = pieces
-        self.used: set[int] = set()
-
-    def take(self, token: str) -> int:
-        if "#" in token:
-            pid = self.pieces.parse_piece(token)
-            if pid in self.used:
-                raise ValueError(f"{token} is named twice")
-            self.used.add(pid)
-            return pid
-        for pid in self.pieces.pieces_of(face(token)):
-            if pid not in self.used:
-                self.used.add(pid)
-                return pid
-        raise ValueError(f"no copy of {token} is left to deal")
-
-    def take_all(self, text: str) -> list[int]:
-        return [self.take(t) for t in text.split()]
 
 
 def _positions(f: Face) -> tuple[int, ...]:
     return (1, 14) if f.rank == 1 else (f.rank,)
 
 
-def _conflicts(candidate: Face, hand: Sequence[Face], *, allow_pair: bool) -> bool:
-    """Whether ``candidate`` could share a meld with a card of ``hand``."""
-    same_rank = sum(1 for f in hand if f.rank == candidate.rank)
+def _conflicts(candidate: Face, hand: Sequence[Face], *, allow_pair: bool, reach: int = 2) -> bool:
+    """Whether ``candidate`` could share a meld with a natural card of ``hand``: one of its
+    rank (two with ``allow_pair``), or one of its suit within ``reach`` ranks."""
+    same_rank = sum(1 for f in hand if not f.is_joker and f.rank == candidate.rank)
     if same_rank > (1 if allow_pair else 0):
         return True
-    for f in hand:
-        if f.suit_index != candidate.suit_index:
-            continue
-        if any(abs(a - b) <= 2 for a in _positions(f) for b in _positions(candidate)):
-            return True
-    return False
+    return any(
+        not f.is_joker
+        and f.suit_index == candidate.suit_index
+        and any(abs(a - b) <= reach for a in _positions(f) for b in _positions(candidate))
+        for f in hand
+    )
 
 
 def _filler_order(pieces: PieceSet) -> list[int]:
@@ -176,7 +130,7 @@ def card_order(
     given: dict[int, str] = (
         dict(enumerate(racks)) if isinstance(racks, Sequence) else dict(racks or {})
     )
-    alloc = _Allocator(pieces)
+    alloc = PieceAllocator(pieces)
     named = {seat: alloc.take_all(given.get(seat, "")) for seat in range(n)}
     pile_named = alloc.take_all(discard or "")
     stock_named = [None if t == "-" else alloc.take(t) for t in stock.split()]
@@ -224,66 +178,6 @@ def card_match(
     return Game(v, n, options, walls=walls, maker=first, seed=0)
 
 
-# ------------------------------------------------------------------ scripted play
-
-
-def pass_turn(game: Game, discard: str | None = None) -> str:
-    """A quiet turn: draw and discard (the drawn card unless ``discard`` names one).
-
-    In a discard-only first turn nothing is drawn and, without ``discard``, the
-    highest card goes.  Returns the discarded card.
-    """
-    if game.turn.acquired == "none":
-        out = discard if discard is not None else str(max(game.rack_faces(game.to_move)))
-    else:
-        assert game.turn.acquired is None, "pass_turn starts a turn; use play() mid-turn"
-        drawn = draw(game)
-        out = discard if discard is not None else drawn
-    game.apply(Discard(face(out)))
-    return out
-
-
-def pass_turns(game: Game, count: int) -> None:
-    """``count`` turns of :func:`pass_turn`."""
-    for _ in range(count):
-        pass_turn(game)
-
-
-# ------------------------------------------------------------------ state
-
-
-def rack(game: Game, seat: int) -> list[str]:
-    """Sorted hand of ``seat`` as notation."""
-    return [str(f) for f in sorted(game.rack_faces(seat))]
-
-
-def normal(action: Action) -> str:
-    """Notation of ``action`` with a meld's cards in sorted order (for comparisons)."""
-    if isinstance(action, Meld):
-        return "meld [" + " ".join(str(f) for f in sorted(action.faces)) + "]"
-    return str(action)
-
-
-def listed(game: Game, text: str | Action) -> bool:
-    """Whether the action (a meld in any card order) is among the legal actions."""
-    action = act(text) if isinstance(text, str) else text
-    return normal(action) in {normal(a) for a in game.legal_actions()}
-
-
-def illegal(game: Game, text: str | Action) -> IllegalActionError:
-    """Assert that the action is rejected with the state untouched; return the error."""
-    before = state_key(game)
-    action = act(text) if isinstance(text, str) else text
-    assert not game.can(action), f"{text!r} should be illegal"
-    assert not listed(game, action), f"{text!r} is listed as legal"
-    try:
-        game.apply(action)
-    except IllegalActionError as exc:
-        assert state_key(game) == before, f"{text!r} changed the state"
-        return exc
-    raise AssertionError(f"{text!r} was applied")
-
-
 def foreign_sections(rule: str, own: Sequence[str], ambiguities: Iterable[int]) -> list[str]:
     """The parts of a cited ``rule`` (``"§5.6/§9.6(2)"``) that are neither one of the
     ``own`` sections (``"§2"`` covers §2 and §2.x) nor an ambiguity A-nn of ``ambiguities``."""
@@ -296,28 +190,3 @@ def foreign_sections(rule: str, own: Sequence[str], ambiguities: Iterable[int]) 
             continue
         out.append(part)
     return out
-
-
-def locations(game: Game) -> dict[int, str]:
-    """Where each piece is: ``rack{seat}``, ``stock``, ``discard`` or ``table``."""
-    where: dict[int, str] = {}
-
-    def put(pieces: Iterable[int], place: str) -> None:
-        for p in pieces:
-            assert p not in where, f"{game.pieces.name(p)} is both in {where[p]} and {place}"
-            where[p] = place
-
-    for seat, r in enumerate(game.racks):
-        put(r, f"rack{seat}")
-    put(game.stock, "stock")
-    put(game.column, "discard")
-    for formation in game.table:
-        put(formation.pieces, "table")
-    return where
-
-
-def assert_conserved(game: Game) -> None:
-    """Every piece of the game is in exactly one place."""
-    where = locations(game)
-    missing = set(range(len(game.pieces))) - set(where)
-    assert not missing, f"missing pieces: {sorted(game.pieces.name(p) for p in missing)}"

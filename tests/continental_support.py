@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from card_support import MAT, face
+from kit import PieceAllocator
 from rummykit.engine import Game
 from rummykit.model.pieces import PieceSet
 from rummykit.rules.cards import stack_cards
@@ -52,29 +52,21 @@ def con_order(
     resolved = v.resolve(players, options)
     pieces = v.pieces(resolved)
     dealer = players - 1 if dealer is None else dealer
-    used: set[int] = set()
-
-    def take(token: str) -> int:
-        if "#" in token:
-            pid = pieces.parse_piece(token)
-        else:
-            pid = next(p for p in pieces.pieces_of(face(token)) if p not in used)
-        if pid in used:
-            raise ValueError(f"{token} is named twice")
-        used.add(pid)
-        return pid
-
-    named = {seat: [take(t) for t in text.split()] for seat, text in (racks or {}).items()}
-    pile = [take(t) for t in (discard or "").split()]
-    stock_named = [None if t == "-" else take(t) for t in stock.split()]
+    alloc = PieceAllocator(pieces)
+    used = alloc.used
+    named = {seat: alloc.take_all(text) for seat, text in (racks or {}).items()}
+    pile = alloc.take_all(discard or "")
+    stock_named = [None if t == "-" else alloc.take(t) for t in stock.split()]
     quiet = [p for p in _quiet_order(pieces) if p not in used]
+    find_layout = v.find_layout
+    assert find_layout is not None  # Continental goes out with a layout (RULES §7.6)
     hands = []
     for seat in range(players):
         hand = named.get(seat, [])
         if len(hand) > 15:
             raise ValueError(f"seat {seat} is dealt 15 cards, not {len(hand)}")
         hand = hand + [quiet.pop(0) for _ in range(15 - len(hand))]
-        if seat not in named and v.find_layout([pieces.faces[p] for p in hand], resolved):
+        if seat not in named and find_layout([pieces.faces[p] for p in hand], resolved):
             raise ValueError(f"the quiet hand of seat {seat} forms a layout")
         hands.append(hand)
     pile = pile or [quiet.pop(0)]
@@ -111,6 +103,3 @@ def con_match(
         for k, spec in enumerate(deals)
     ]
     return Game(CONTINENTAL, players, options, walls=walls, maker=first, seed=0)
-
-
-_ = MAT

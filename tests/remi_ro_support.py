@@ -10,38 +10,22 @@ is the named tiles (``-`` for a filler), then fillers, 1s and jokers last.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rummykit.engine import Game, IllegalActionError, parse_action
-from rummykit.engine.actions import Action, Discard, Ready
+from kit import TILE_NOTATION, PieceAllocator
+from rummykit.engine import Game
+from rummykit.engine.actions import Ready
 from rummykit.engine.game import Phase
 from rummykit.model.melds import read_meld
-from rummykit.model.pieces import Face, Material, parse_faces
 from rummykit.rules.remi_ro import MELD_RULES, REMI_RO, TILES_106, stack_wall
-from scripting import column as column
-from scripting import draw as draw
-from scripting import play as play
-from scripting import state_key as state_key
-from scripting import table as table
 
-MAT = Material.TILES
+MAT = TILE_NOTATION.material
 ALL_PIECES = frozenset(range(len(TILES_106)))
 
-
-def face(text: str) -> Face:
-    """``face("R5")``."""
-    return Face.parse(text, MAT)
-
-
-def faces(text: str) -> list[Face]:
-    """``faces("R5 B5 J")``."""
-    return list(parse_faces(text, MAT))
-
-
-def act(text: str) -> Action:
-    """An action from notation (``act("attach R6 -> m1")``)."""
-    return parse_action(text, MAT)
+face = TILE_NOTATION.face
+faces = TILE_NOTATION.faces
+act = TILE_NOTATION.act
 
 
 def _filler_key(pid: int) -> tuple[int, int, int, int]:
@@ -52,30 +36,6 @@ def _filler_key(pid: int) -> tuple[int, int, int, int]:
     if f.is_joker or f.rank == 1:
         return (1, 0, 0, pid)
     return (0, (f.rank + f.suit_index) % 3, TILES_106.copy_number(pid), pid)
-
-
-class _Allocator:
-    """Hands out distinct piece ids for named faces (``R5``, ``R5#2``, ``J``)."""
-
-    def __init__(self) -> None:
-        self.used: set[int] = set()
-
-    def take(self, token: str) -> int:
-        if "#" in token:
-            pid = TILES_106.parse_piece(token)
-            if pid in self.used:
-                raise ValueError(f"{token} is named twice")
-            self.used.add(pid)
-            return pid
-        f = face(token)
-        for pid in TILES_106.pieces_of(f):
-            if pid not in self.used:
-                self.used.add(pid)
-                return pid
-        raise ValueError(f"no copy of {token} is left to deal")
-
-    def take_all(self, text: str) -> list[int]:
-        return [self.take(t) for t in text.split()]
 
 
 def default_maker(players: int, options: Mapping[str, Any] | None = None) -> int:
@@ -106,7 +66,7 @@ def stacked_wall(
     given: dict[int, str] = (
         dict(enumerate(racks)) if isinstance(racks, Sequence) else dict(racks or {})
     )
-    alloc = _Allocator()
+    alloc = PieceAllocator(TILES_106)
     ind = alloc.take(indicator)
     named = {seat: alloc.take_all(given.get(seat, "")) for seat in range(players)}
     stock_tokens = stock.split()
@@ -154,76 +114,6 @@ def stacked_game(
         while game.phase is Phase.PREPLAY:
             game.apply(Ready())
     return game
-
-
-def pass_turn(game: Game, discard: str | None = None) -> str:
-    """A quiet turn: draw and discard (the drawn tile unless ``discard`` names one).
-
-    In the first player's discard-only turn nothing is drawn and, without
-    ``discard``, his highest piece becomes the dead tile.  Returns the discarded face.
-    """
-    if game.turn.acquired == "none":
-        out = discard if discard is not None else str(game.faces[max(game.racks[game.to_move])])
-    else:
-        assert game.turn.acquired is None, "pass_turn starts a turn; use play() mid-turn"
-        drawn = draw(game)
-        out = discard if discard is not None else drawn
-    game.apply(Discard(face(out)))
-    return out
-
-
-def pass_turns(game: Game, count: int) -> None:
-    """``count`` turns of :func:`pass_turn`."""
-    for _ in range(count):
-        pass_turn(game)
-
-
-def run_out(game: Game) -> None:
-    """Pass turns until the deal ends (by stock exhaustion)."""
-    while game.phase in (Phase.ROUND1, Phase.TURNS):
-        pass_turn(game)
-
-
-def rack(game: Game, seat: int) -> list[str]:
-    """Sorted rack faces of ``seat`` as notation."""
-    return [str(f) for f in sorted(game.faces[p] for p in game.racks[seat])]
-
-
-def illegal(game: Game, text: str) -> IllegalActionError:
-    """Assert that the action is rejected, the state untouched; return the error."""
-    before = state_key(game)
-    action = act(text)
-    assert not game.can(action), f"{text!r} should be illegal"
-    try:
-        game.apply(action)
-    except IllegalActionError as exc:
-        assert state_key(game) == before, f"{text!r} changed the state"
-        return exc
-    raise AssertionError(f"{text!r} was applied")
-
-
-def locations(game: Game) -> dict[int, str]:
-    """Where each piece is: ``rack{seat}``, ``stock``, ``column`` or ``table``."""
-    where: dict[int, str] = {}
-
-    def put(pieces: Iterable[int], place: str) -> None:
-        for p in pieces:
-            assert p not in where, f"{TILES_106.name(p)} is both in {where[p]} and {place}"
-            where[p] = place
-
-    for seat, r in enumerate(game.racks):
-        put(r, f"rack{seat}")
-    put(game.stock, "stock")
-    put(game.column, "column")
-    for formation in game.table:
-        put(formation.pieces, "table")
-    return where
-
-
-def assert_conserved(game: Game) -> None:
-    """Every one of the 106 pieces is in exactly one place."""
-    where = locations(game)
-    assert set(where) == ALL_PIECES, f"missing pieces: {sorted(ALL_PIECES - set(where))}"
 
 
 def assert_table_valid(game: Game) -> None:

@@ -10,26 +10,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from remi_ro_support import ALL_PIECES, _Allocator, _filler_key
-from remi_ro_support import act as act
-from remi_ro_support import assert_conserved as assert_conserved
-from remi_ro_support import column as column
-from remi_ro_support import face as face
-from remi_ro_support import faces as faces
-from remi_ro_support import illegal as illegal
-from remi_ro_support import pass_turn as pass_turn
-from remi_ro_support import pass_turns as pass_turns
-from remi_ro_support import rack as rack
-from remi_ro_support import run_out as run_out
-from remi_ro_support import state_key as state_key
-from remi_ro_support import table as table
+from kit import TILE_NOTATION, PieceAllocator
+from remi_ro_support import ALL_PIECES, _filler_key
 from rummykit.engine import Game
 from rummykit.engine.actions import Ready
 from rummykit.engine.game import Phase
 from rummykit.rules.remmi_de import REMMI_DE, stack_wall
 from rummykit.rules.tiles import TILES_106
-from scripting import draw as draw
-from scripting import play as play
+
+face = TILE_NOTATION.face
+faces = TILE_NOTATION.faces
+act = TILE_NOTATION.act
 
 
 def default_dealer(players: int, options: Mapping[str, Any] | None = None) -> int:
@@ -57,7 +48,7 @@ def stacked_wall(
     given: dict[int, str] = (
         dict(enumerate(racks)) if isinstance(racks, Sequence) else dict(racks or {})
     )
-    alloc = _Allocator()
+    alloc = PieceAllocator(TILES_106)
     ind = alloc.take(indicator)
     named = {seat: alloc.take_all(given.get(seat, "")) for seat in range(players)}
     stock_named = [None if t == "-" else alloc.take(t) for t in stock.split()]

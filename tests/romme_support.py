@@ -22,44 +22,26 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from card_support import _positions, act, cards, face, faces, pass_turn, pass_turns, rack
-from rummykit.engine import Game, IllegalActionError
-from rummykit.engine.actions import Action
-from rummykit.engine.game import Phase
+from card_support import _conflicts, faces, first_player_dealer
+from kit import PieceAllocator, draw, pass_turn, play
+from rummykit.engine import Game
 from rummykit.model.pieces import Face, Material, PieceSet
 from rummykit.rules.cards import stack_cards
 from rummykit.rules.options import Options
 from rummykit.rules.romme import JOKER_PENALTY, PENALTY, ROMME
-from scripting import column, draw, play, state_key, stock_top, table
 
 MAT = Material.CARDS
 
 __all__ = [
     "MAT",
-    "act",
-    "assert_conserved",
-    "cards",
-    "column",
-    "draw",
-    "face",
-    "faces",
     "first_dealer",
-    "illegal",
-    "in_play",
-    "pass_turn",
-    "pass_turns",
     "penalty",
     "piece",
-    "play",
-    "rack",
     "resolve",
     "romme_after_openings",
     "romme_game",
     "romme_match",
     "romme_order",
-    "state_key",
-    "stock_top",
-    "table",
 ]
 
 
@@ -87,50 +69,7 @@ def penalty(cards: Iterable[Face] | str) -> int:
 
 def first_dealer(players: int, options: Mapping[str, Any] | None = None) -> int:
     """The dealer seat for which seat 0 is the first player of the deal."""
-    resolved = resolve(players, options)
-    pieces = ROMME.pieces(resolved)
-    for dealer in range(players):
-        layout = ROMME.deal(pieces, list(range(len(pieces))), players, dealer, resolved)
-        if layout.first_seat == 0:
-            return dealer
-    raise ValueError("no dealer makes seat 0 the first player")
-
-
-class _Allocator:
-    """Hands out distinct piece ids for named cards (``7C``, ``7C#2``, ``JK``)."""
-
-    def __init__(self, pieces: PieceSet) -> None:
-        self.pieces = pieces
-        self.used: set[int] = set()
-
-    def take(self, token: str) -> int:
-        if "#" in token:
-            pid = self.pieces.parse_piece(token)
-            if pid in self.used:
-                raise ValueError(f"{token} is named twice")
-            self.used.add(pid)
-            return pid
-        for pid in self.pieces.pieces_of(face(token)):
-            if pid not in self.used:
-                self.used.add(pid)
-                return pid
-        raise ValueError(f"no copy of {token} is left to deal")
-
-    def take_all(self, text: str) -> list[int]:
-        return [self.take(t) for t in text.split()]
-
-
-def _conflicts(candidate: Face, hand: Sequence[Face], reach: int, allow_pair: bool) -> bool:
-    """Whether ``candidate`` could share a figure with a card of ``hand``."""
-    same_rank = sum(1 for f in hand if not f.is_joker and f.rank == candidate.rank)
-    if same_rank > (1 if allow_pair else 0):
-        return True
-    return any(
-        not f.is_joker
-        and f.suit_index == candidate.suit_index
-        and any(abs(a - b) <= reach for a in _positions(f) for b in _positions(candidate))
-        for f in hand
-    )
+    return first_player_dealer(ROMME, players, options)
 
 
 def _spread(pieces: PieceSet, reach: int) -> Callable[[int], tuple[int, int, int]]:
@@ -156,7 +95,7 @@ def _fill(named: list[int], size: int, free: list[int], pieces: PieceSet, seat: 
             if len(rack) == size:
                 return rack
             f = pieces.faces[pid]
-            if _conflicts(f, hand, reach, allow_pair):
+            if _conflicts(f, hand, allow_pair=allow_pair, reach=reach):
                 continue
             rack.append(pid)
             hand.append(f)
@@ -187,7 +126,7 @@ def romme_order(
     given: dict[int, str] = (
         dict(enumerate(racks)) if isinstance(racks, Sequence) else dict(racks or {})
     )
-    alloc = _Allocator(pieces)
+    alloc = PieceAllocator(pieces)
     named = {seat: alloc.take_all(given.get(seat, "")) for seat in range(players)}
     pile_named = alloc.take_all(discard or "")
     stock_named = [None if t == "-" else alloc.take(t) for t in stock.split()]
@@ -276,49 +215,3 @@ def romme_after_openings(
         else:
             pass_turn(game)
     return game
-
-
-# ------------------------------------------------------------------ state
-
-
-def in_play(game: Game) -> bool:
-    """Whether a turn is being played."""
-    return game.phase in (Phase.ROUND1, Phase.TURNS)
-
-
-def illegal(game: Game, text: str | Action, *, listed: bool = True) -> IllegalActionError:
-    """Assert that the action is rejected with the state untouched; return the error.
-
-    With ``listed`` it must also be missing from :meth:`Game.legal_actions`.
-    """
-    before = state_key(game)
-    action = act(text) if isinstance(text, str) else text
-    assert not game.can(action), f"{text!r} should be illegal"
-    if listed:
-        assert action not in game.legal_actions(), f"{text!r} is listed as legal"
-    try:
-        game.apply(action)
-    except IllegalActionError as exc:
-        assert state_key(game) == before, f"{text!r} changed the state"
-        return exc
-    raise AssertionError(f"{text!r} was applied")
-
-
-def assert_conserved(game: Game) -> None:
-    """Every card of the pack is in exactly one place: a hand, the stock, the discard
-    pile or the table."""
-    where: dict[int, str] = {}
-
-    def put(pieces: Iterable[int], place: str) -> None:
-        for p in pieces:
-            assert p not in where, f"{game.pieces.name(p)} is both in {where[p]} and {place}"
-            where[p] = place
-
-    for seat, r in enumerate(game.racks):
-        put(r, f"hand{seat}")
-    put(game.stock, "stock")
-    put(game.column, "discard")
-    for formation in game.table:
-        put(formation.pieces, "table")
-    missing = set(range(len(game.pieces))) - set(where)
-    assert not missing, f"missing cards: {sorted(game.pieces.name(p) for p in missing)}"

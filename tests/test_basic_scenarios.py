@@ -10,16 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from card_support import (
-    act,
+from card_support import act, card_game, card_match, cards, face, foreign_sections
+from kit import (
     assert_conserved,
-    card_game,
-    card_match,
-    cards,
     column,
     draw,
-    face,
-    foreign_sections,
     illegal,
     listed,
     pass_turn,

@@ -10,7 +10,8 @@ from dataclasses import replace
 
 import pytest
 
-from remi_ro_support import face, faces, pass_turn, stacked_game
+from kit import on_board, pass_turn
+from remi_ro_support import face, faces, stacked_game
 from rummykit.bots import (
     BOTS,
     LEVELS,
@@ -31,7 +32,6 @@ from rummykit.engine.view import SeatView, view
 from rummykit.model.pieces import Face, Material, parse_faces
 from rummykit.rules.remi_ro import REMI_RO
 from rummykit.rules.variant import all_variants
-from scripting import on_board
 
 
 class Checked(ExpertBot):

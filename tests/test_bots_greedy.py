@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 import rummykit.bots.greedy as greedy_module
-from remi_ro_support import face, pass_turn, rack, stacked_game, table
+from kit import pass_turn, rack, table, three
+from remi_ro_support import face, stacked_game
 from rummykit.bots import GreedyBot, play_to_end, play_turn
 from rummykit.bots.greedy import CALL_LINES, call_line, pieces_outside
 from rummykit.cli.simulate import run_simulation, simulate_one
@@ -33,7 +34,6 @@ from rummykit.model.pieces import Face, Material, parse_faces
 from rummykit.rules.continental import CONTINENTAL
 from rummykit.rules.remi_ro import REMI_RO
 from rummykit.solver.opening import best_opening
-from scripting import three
 from test_bots_base import twin_deals
 
 MAX_ACTIONS_PER_DEAL = 600

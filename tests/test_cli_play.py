@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from kit import three
 from romme_support import romme_game
 from rummykit.bots import Bot, GreedyBot, RandomBot, play_to_end
 from rummykit.cli.play import COMMANDS, help_text, play_interactive
@@ -19,7 +20,6 @@ from rummykit.engine.position import analysis_game
 from rummykit.engine.record import load_record, replay
 from rummykit.engine.view import view
 from rummykit.model.pieces import Material, parse_faces
-from scripting import three
 
 HUMAN = 0
 

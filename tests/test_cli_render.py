@@ -12,7 +12,8 @@ from rich.table import Table
 
 import card_support
 import remmi_de_support
-from remi_ro_support import face, faces, pass_turn, play, stacked_game
+from kit import draw, pass_turn, play
+from remi_ro_support import face, faces, stacked_game
 from rummykit.bots import GreedyBot, play_to_end
 from rummykit.cli.render import (
     face_markup,
@@ -317,12 +318,12 @@ def test_render_view_of_a_card_game_speaks_of_cards() -> None:
 def test_render_view_tells_of_a_lifted_joker() -> None:
     """RULES §4.5: after a lay-off lifts a joker, the seat's screen says it must be placed."""
     game = card_support.card_game("double", 2, racks={0: "6C", 1: "5C 7C JK"})
-    card_support.pass_turn(game)
-    drawn = card_support.draw(game)
-    card_support.play(game, "meld [5C JK(6C) 7C]", f"discard {drawn}")
-    card_support.draw(game)
+    pass_turn(game)
+    drawn = draw(game)
+    play(game, "meld [5C JK(6C) 7C]", f"discard {drawn}")
+    draw(game)
     assert "jokers to place" not in plain(render_view(view(game, 0), NAMES))
-    card_support.play(game, "attach 6C -> m1")
+    play(game, "attach 6C -> m1")
     text = plain(render_view(view(game, 0), NAMES))
     assert "jokers to place on the table first: 1" in text
     assert "[5C 6C 7C]" in text
@@ -333,7 +334,7 @@ def test_render_view_of_remmi_shows_a_discard_pile() -> None:
     """RULES §10.3: in remmi_de only the predecessor's last discard can be taken, so the
     screen shows a discard pile, not a column, and no tile is dead."""
     game = remmi_de_support.stacked_game(4, {0: "B8"})
-    remmi_de_support.play(game, "P1: discard B8")
+    play(game, "P1: discard B8")
     text = plain(render_view(view(game, 1), NAMES))
     assert "Discard pile 0:B8" in text
     assert "Column" not in text and "dead" not in text

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from card_support import (
-    act,
+from card_support import act, cards, face
+from continental_support import con_game, con_match
+from kit import (
     assert_conserved,
-    cards,
     column,
     draw,
-    face,
     illegal,
     listed,
     pass_turn,
@@ -25,7 +24,6 @@ from card_support import (
     stock_top,
     table,
 )
-from continental_support import con_game, con_match
 from rummykit.engine import Game, view
 from rummykit.engine.actions import Discard, Draw, GoOut, NextDeal, TakeColumn
 from rummykit.engine.game import Phase

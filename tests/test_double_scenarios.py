@@ -16,15 +16,11 @@ import random
 
 import pytest
 
-from card_support import (
-    act,
+from card_support import act, card_game, card_match, cards, face
+from kit import (
     assert_conserved,
-    card_game,
-    card_match,
-    cards,
     column,
     draw,
-    face,
     illegal,
     listed,
     pass_turn,

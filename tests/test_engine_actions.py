@@ -1,15 +1,24 @@
-"""Action notation (RULES §2.3 turn model, §9.4-9.13 remi_ro actions): parse/print round-trip."""
+"""Action notation (RULES §2.3 turn model, §9.4-9.13 remi_ro actions): parse/print round-trip;
+what each action proves about its actor's pieces (``proves()``), checked against the engine."""
 
 from __future__ import annotations
 
+import random
+import typing
+from collections import Counter
+
 import pytest
 
+from kit import preplay
+from rummykit.bots import make_bot
 from rummykit.engine.actions import (
     AcceptSwap,
+    Action,
     AnnounceAtu,
     AnnounceDoubles,
     AnnounceThree,
     Attach,
+    CallRemi,
     CloseBoard,
     DeclareBoard,
     DeclineSwap,
@@ -20,7 +29,9 @@ from rummykit.engine.actions import (
     GoOut,
     Meld,
     NextDeal,
+    Proof,
     ProposeSwap,
+    ProvesPieces,
     Ready,
     Reclaim,
     ResetTurn,
@@ -28,7 +39,10 @@ from rummykit.engine.actions import (
     TakeColumn,
     parse_action,
 )
+from rummykit.engine.game import Game, Phase
+from rummykit.engine.view import view
 from rummykit.model.pieces import Face, Material, NotationError
+from rummykit.rules.variant import all_variants
 
 TILES = Material.TILES
 CARDS = Material.CARDS
@@ -230,3 +244,124 @@ def test_actions_are_frozen_and_hashable() -> None:
 def test_rule_9_4_doubles_categories(token: str, category: str) -> None:
     """§9.4(1): small 2-9, big 10-13, key 1-1."""
     assert DoublesCategory.of(f(token)) is DoublesCategory(category)
+
+
+# ------------------------------------------------------------ what an action proves
+
+ACTION_TYPES = typing.get_args(Action)
+
+
+def test_every_action_type_answers_what_it_proves() -> None:
+    """Each class states its own proof: none inherits or forgets one."""
+    samples = {type(a): a for _, a in CANONICAL} | {CallRemi: CallRemi(f("R4"))}
+    assert set(samples) == set(ACTION_TYPES)
+    for cls in ACTION_TYPES:
+        assert "proves" in vars(cls), f"{cls.__name__} does not say what it proves"
+        action = samples[cls]
+        assert isinstance(action, ProvesPieces)
+        assert isinstance(action.proves(), Proof)
+
+
+@pytest.mark.parametrize(
+    ("text", "held", "expected"),
+    [
+        # §9.6(2): every piece of a laid formation was in the hand; a joker's
+        # declaration names a face the actor need not hold (§9.7).
+        (
+            "meld [R12 R13 J(R1)]",
+            "R12 R13 J",
+            Proof(lays=(f("R12"), f("R13"), f("J")), declared=(f("R1"),)),
+        ),
+        ("attach J(R10) -> m3", "J", Proof(lays=(f("J"),), declared=(f("R10"),))),
+        # §9.10: the naturals were held; the formation's joker comes into the hand.
+        ("exchange Y5 K5 -> m3", "Y5 K5", Proof(lays=(f("Y5"), f("K5")), takes_jokers_from=3)),
+        # §9.6(1)(c): the pile from the chosen position up comes into the hand.
+        ("take 3", "", Proof(takes_column_from=3)),
+        ("discard R4", "R4", Proof(discards=(f("R4"),))),
+        # §6.6: "remi X" closes with X face down on the pile; a bare call names nothing.
+        ("remi R4", "R4", Proof(discards=(f("R4"),))),
+        ("remi", "", Proof()),
+        # §7.6: going out lays the whole hand but the closing card.
+        ("out R4", "R4", Proof(discards=(f("R4"),), lays_hand=True)),
+        ("out", "", Proof(lays_hand=True)),
+        # §9.4(1): offering or accepting a swap proves both tiles of the double; one leaves.
+        ("swap R5 P3", "R5 R5", Proof(passes=(f("R5"),), shows=(f("R5"),))),
+        ("accept R7", "R7 R7", Proof(passes=(f("R7"),), shows=(f("R7"),))),
+        # §9.4(1): a doubles announcement names the category only, no tile.
+        ("doubles key", "", Proof(shows_double=DoublesCategory.KEY)),
+        ("atu", "", Proof(shows_atu=True)),
+        ("reclaim K10 <- m2", "", Proof(takes=(f("K10"),))),
+        ("reset", "", Proof(undoes_turn=True)),
+        ("draw", "", Proof()),
+        ("three", "", Proof()),
+    ],
+)
+def test_what_an_action_proves(text: str, held: str, expected: Proof) -> None:
+    proof = parse_action(text, TILES).proves()
+    assert proof == expected
+    assert sorted(proof.held) == sorted(f(t) for t in held.split())
+
+
+def _proof_holds(game: Game, action: Action) -> None:
+    """The engine agrees with ``action.proves()``: the named pieces were on the actor's
+    rack, and the rack changes by exactly the pieces the proof moves."""
+    seat = game.to_move
+    proof = action.proves()
+    before = Counter(game.rack_faces(seat))
+    assert not Counter(proof.held) - before, f"{action} names pieces P{seat + 1} lacks"
+    if proof.shows_atu:
+        assert game.indicator is not None
+        assert before[game.faces[game.indicator]] >= 1
+    if proof.shows_double is not None:
+        assert any(
+            DoublesCategory.of(Face.from_kind(game.pieces.material, k)) is proof.shows_double
+            for k in preplay(game).dealt_doubles[seat]
+        )
+    column = [game.faces[p] for p in game.column]
+    game.apply(action)
+    moves_unnamed = proof.passes or proof.lays_hand or proof.undoes_turn or proof.discards
+    if isinstance(action, Draw | NextDeal | Reshuffle) or moves_unnamed:
+        # A hidden draw, a new deal, a swap, going out, an undo, the end of a turn
+        # (which may turn the pile over): the rack changes by pieces no one names.
+        return
+    expected = before - Counter(proof.lays) + Counter(proof.takes)
+    if proof.takes_column_from is not None:
+        expected += Counter(column[proof.takes_column_from :])
+    after = Counter(game.rack_faces(seat))
+    freed = after - expected
+    assert not expected - after, f"{action}: P{seat + 1} lost more than it laid"
+    if proof.takes_jokers_from is not None:
+        assert freed and all(face.is_joker for face in freed)
+    elif isinstance(action, Attach) and game.turn.displaced is not None:
+        # §4.5 joker shifting: the joker the piece displaced must be attached again
+        # before anything else, so it is not a piece the hand keeps.
+        assert freed == Counter({game.pieces.faces[game.turn.displaced]: 1})
+    else:
+        assert not freed, f"{action}: P{seat + 1} gained {freed} unannounced"
+
+
+@pytest.mark.parametrize("variant", sorted(v.name for v in all_variants()))
+def test_every_played_action_proves_what_it_says(variant: str) -> None:
+    """Games of greedy play mixed with random picks that favour announcements, swaps
+    and takes (doubles swaps on): every action's proof holds on the real racks."""
+    options = {"doubles_swap_enabled": True} if variant == "remi_ro" else {}
+    greedy = make_bot("greedy")
+    seen: Counter[str] = Counter()
+    for seed in range(3):
+        game = Game(variant, None, options, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(200):
+            if game.is_over:
+                break
+            legal = game.legal_actions()
+            telling = [a for a in legal if a.proves() != Proof() and not isinstance(a, Draw)]
+            if telling and rng.random() < (0.8 if game.phase is Phase.PREPLAY else 0.2):
+                action = telling[rng.randrange(len(telling))]
+            else:
+                action = greedy.choose(view(game, game.to_move), legal, rng)
+            _proof_holds(game, action)
+            seen[type(action).__name__] += 1
+    # Vienna lays out only at the call's showdown, Continental in one whole-hand layout.
+    assert seen["Discard"] and seen["Meld"] + seen["GoOut"] + seen["CallRemi"], seen
+    if variant == "remi_ro":
+        assert seen["ProposeSwap"] and seen["AcceptSwap"] and seen["AnnounceDoubles"], seen

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from kit import play, preplay, state_key
 from remi_ro_support import act, stacked_game
 from rummykit.engine import Game
 from rummykit.engine.actions import AnnounceAtu, CallRemi, Draw, Meld, Ready
@@ -25,7 +26,6 @@ from rummykit.engine.extensions.call import call_state
 from rummykit.engine.extensions.preplay import PrePlay
 from rummykit.engine.game import Phase
 from rummykit.rules.variant import all_variants
-from scripting import play, preplay, state_key
 
 
 @dataclass(slots=True)

@@ -12,22 +12,23 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from card_support import card_game
-from remi_ro_support import (
-    act,
+from kit import (
     assert_conserved,
     column,
     draw,
-    face,
     illegal,
+    on_board,
     pass_turn,
     pass_turns,
     play,
+    preplay,
     rack,
     run_out,
-    stacked_game,
     state_key,
     table,
+    three,
 )
+from remi_ro_support import act, face, stacked_game
 from rummykit.engine import Game, IllegalActionError, view
 from rummykit.engine.actions import (
     Discard,
@@ -39,7 +40,6 @@ from rummykit.engine.actions import (
 from rummykit.engine.game import Phase
 from rummykit.rules.options import OptionError
 from rummykit.rules.remi_ro import REMI_RO, TILES_106
-from scripting import on_board, preplay, three
 
 
 def opened_game(

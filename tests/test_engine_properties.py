@@ -15,7 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from remi_ro_support import assert_conserved, assert_table_valid, state_key
+from kit import assert_conserved, state_key
+from remi_ro_support import assert_table_valid
 from rummykit.engine import Game, IllegalActionError, parse_action, view
 from rummykit.engine.actions import (
     AcceptSwap,

@@ -12,7 +12,8 @@ import random
 
 import pytest
 
-from remi_ro_support import face, pass_turn, play, rack, stacked_game
+from kit import pass_turn, play, rack
+from remi_ro_support import face, stacked_game
 from rummykit.bots import GreedyBot, play_to_end
 from rummykit.engine import IllegalActionError
 from rummykit.engine.actions import (

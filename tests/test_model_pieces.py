@@ -8,12 +8,18 @@ from rummykit.model.pieces import (
     CARD_RANKS,
     CARD_SUITS,
     JOKER_KIND,
+    RANKS_PER_SUIT,
+    SUIT_COUNT,
     TILE_COLOURS,
     Face,
     Material,
     NotationError,
     PieceSet,
+    kind_of,
     parse_faces,
+    rank_of_kind,
+    suit_kinds,
+    suit_of_kind,
 )
 
 TILES = Material.TILES
@@ -146,6 +152,28 @@ def test_face_of_builds_naturals_and_rejects_out_of_range() -> None:
     for suit, rank in [(4, 1), (-1, 1), (0, 0), (0, 14)]:
         with pytest.raises(NotationError):
             Face.of(TILES, suit, rank)
+
+
+def test_the_kind_helpers_agree_with_faces_for_every_natural() -> None:
+    """§0.1/§0.2: 4 suits or colours of ranks 1..13; a kind is its suit's block of 13
+    plus the rank, and the helpers read it back as Face does."""
+    assert (SUIT_COUNT, RANKS_PER_SUIT, JOKER_KIND) == (4, 13, 52)
+    for material in Material:
+        for suit in range(SUIT_COUNT):
+            for rank in range(1, RANKS_PER_SUIT + 1):
+                kind = kind_of(suit, rank)
+                face = Face.from_kind(material, kind)
+                assert face == Face.of(material, suit, rank)
+                assert (suit_of_kind(kind), rank_of_kind(kind)) == (face.suit_index, face.rank)
+
+
+def test_suit_kinds_slices_one_suit_of_a_count_vector() -> None:
+    counts = list(range(JOKER_KIND + 1))
+    assert counts[suit_kinds(0)] == list(range(13))
+    assert counts[suit_kinds(3)] == list(range(39, 52))
+    # K13 (black 13) is the last kind of colour 3, R1 the first of colour 0.
+    assert Face.parse("K13").kind == counts[suit_kinds(3)][-1]
+    assert Face.parse("R1").kind == counts[suit_kinds(0)][0]
 
 
 @pytest.mark.parametrize("token", ALL_TILE_TOKENS + ALL_CARD_TOKENS)

@@ -8,27 +8,27 @@ from __future__ import annotations
 
 import pytest
 
-from remi_ro_support import (
-    act,
+from kit import (
     assert_conserved,
     column,
     draw,
-    faces,
     illegal,
+    on_board,
     pass_turn,
     pass_turns,
     play,
+    preplay,
     rack,
     run_out,
-    stacked_game,
     table,
+    three,
 )
+from remi_ro_support import act, faces, stacked_game
 from rummykit.engine import Game, IllegalActionError
 from rummykit.engine.actions import Ready
 from rummykit.engine.game import Phase
 from rummykit.rules.remi_ro import REMI_RO, score_deal, score_value
 from rummykit.rules.variant import SeatOutcome
-from scripting import on_board, preplay, three
 
 # ------------------------------------------------------------------ RRT-05
 

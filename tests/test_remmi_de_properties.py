@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from card_support import assert_conserved, state_key
+from kit import assert_conserved, state_key
 from rummykit.engine import Game, view
 from rummykit.engine.actions import Attach, ExchangeJoker, Meld, Reclaim
 from rummykit.engine.record import record_of, replay

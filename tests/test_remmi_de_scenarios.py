@@ -9,19 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from remmi_de_support import (
-    act,
-    assert_conserved,
-    column,
-    draw,
-    illegal,
-    pass_turn,
-    pass_turns,
-    play,
-    rack,
-    stacked_game,
-    table,
-)
+from kit import assert_conserved, column, draw, illegal, pass_turn, pass_turns, play, rack, table
+from remmi_de_support import act, stacked_game
 from rummykit.engine import Game
 from rummykit.engine.actions import CloseBoard, Ready
 from rummykit.engine.game import Phase

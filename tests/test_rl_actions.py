@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from remi_ro_support import act, pass_turn, pass_turns, play, stacked_game
+from kit import pass_turn, pass_turns, play
+from remi_ro_support import act, stacked_game
 from rummykit.engine import parse_action
 from rummykit.engine.actions import (
     AnnounceThree,

@@ -14,7 +14,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from card_support import card_game, pass_turn
+from card_support import card_game
+from kit import pass_turn, play
 from rummykit.engine import Game
 from rummykit.engine.actions import Discard
 from rummykit.engine.view import spectator_view
@@ -22,7 +23,6 @@ from rummykit.rl import Table
 from rummykit.rl.memory import KINDS, PublicMemory, public_state
 from rummykit.rl.observation import OBSERVATION_VERSION
 from rummykit.rules import all_variants
-from scripting import play
 
 VARIANTS = [v.name for v in all_variants()]
 

@@ -13,7 +13,8 @@ import random
 import numpy as np
 import pytest
 
-from remi_ro_support import pass_turns, play, stacked_game
+from kit import pass_turns, play
+from remi_ro_support import stacked_game
 from rummykit.engine import Game, view
 from rummykit.rl import Table, seat_view
 from rummykit.rl.conformance import variant_tables

@@ -11,22 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from romme_support import (
-    act,
-    assert_conserved,
-    cards,
-    column,
-    draw,
-    faces,
-    illegal,
-    pass_turn,
-    penalty,
-    play,
-    rack,
-    romme_after_openings,
-    romme_game,
-    table,
-)
+from card_support import act, cards, faces
+from kit import assert_conserved, column, draw, illegal, pass_turn, play, rack, table
+from romme_support import penalty, romme_after_openings, romme_game
 from rummykit.engine import Game, view
 from rummykit.engine.actions import Draw, NextDeal, TakeColumn
 from rummykit.engine.game import Phase

@@ -13,21 +13,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from remmi_de_support import (
-    act,
+from kit import (
     assert_conserved,
     column,
     draw,
-    faces,
     illegal,
+    on_board,
     pass_turn,
     pass_turns,
     play,
     rack,
     run_out,
-    stacked_game,
     table,
 )
+from remmi_de_support import act, faces, stacked_game
 from rummykit.engine import Game
 from rummykit.engine.actions import Ready
 from rummykit.engine.game import Phase
@@ -53,7 +52,6 @@ from rummykit.rules.remmi_de import (
 )
 from rummykit.rules.tiles import TILES_106
 from rummykit.rules.variant import OpeningStructure, SeatOutcome, TakeUse
-from scripting import on_board
 
 TILE = Material.TILES
 DEFAULTS = REMMI_DE.resolve(4)

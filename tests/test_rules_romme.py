@@ -16,28 +16,21 @@ from typing import Any
 
 import pytest
 
-from romme_support import (
-    act,
+from card_support import act, cards, face, faces
+from kit import (
     assert_conserved,
-    cards,
     column,
     draw,
-    face,
-    faces,
     illegal,
     in_play,
     pass_turn,
     pass_turns,
-    penalty,
     play,
     rack,
-    resolve,
-    romme_after_openings,
-    romme_game,
-    romme_match,
     stock_top,
     table,
 )
+from romme_support import penalty, resolve, romme_after_openings, romme_game, romme_match
 from rummykit.engine import Game, view
 from rummykit.engine.actions import Discard, Draw, NextDeal, ResetTurn, TakeColumn
 from rummykit.engine.game import Phase

@@ -17,18 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from card_support import (
-    act,
-    assert_conserved,
-    column,
-    draw,
-    illegal,
-    listed,
-    pass_turn,
-    play,
-    rack,
-    stock_top,
-)
+from card_support import act
+from kit import assert_conserved, column, draw, illegal, listed, pass_turn, play, rack, stock_top
 from rummykit.bots import make_bot
 from rummykit.engine import Game, view
 from rummykit.engine.actions import CallRemi, Discard, Draw, TakeColumn

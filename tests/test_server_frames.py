@@ -23,6 +23,7 @@ import pytest
 
 pytest.importorskip("pydantic", reason="the server extra is not installed")
 
+from kit import draw, play
 from romme_support import romme_game
 from rummykit.engine.actions import AcceptSwap, CallRemi, ProposeSwap
 from rummykit.engine.game import Game, Phase
@@ -31,7 +32,6 @@ from rummykit.rules import all_variants, find_variant
 from rummykit.server.frames import error_frame, hands_of, hints_for
 from rummykit.server.schema import StateFrame
 from rummykit.server.tables import Lobby, ProtocolError, Table, build_frame
-from scripting import draw, play
 
 GAMES = 1000
 """Games per variant for the canary scan (the issue asks for at least 1,000)."""

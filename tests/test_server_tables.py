@@ -9,10 +9,10 @@ import uuid
 
 import pytest
 
+from kit import draw, play
 from romme_support import romme_game
 from rummykit.engine.game import Game
 from rummykit.server.tables import Lobby, ProtocolError, Table
-from scripting import draw, play
 
 # Found in the browser: Rommé, seat 2 an ``easy`` expert.  It takes the discard, lays
 # two runs (39 points, one short of the opening), and its greedy plan resets the turn;

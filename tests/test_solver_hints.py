@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from remi_ro_support import faces, pass_turn, run_out, stacked_game
+from kit import draw, pass_turn, play, run_out, three
+from remi_ro_support import faces, stacked_game
 from romme_support import romme_game
 from rummykit.bots import GreedyBot, RandomBot
 from rummykit.engine.actions import Action, ProposeSwap, parse_action
@@ -26,7 +27,6 @@ from rummykit.solver.hints import (
     hints_json,
     penalty_warning,
 )
-from scripting import draw, play, three
 
 CARDS = Material.CARDS
 VARIANTS = ("basic", "continental", "double", "german2", "remi_ro", "remmi_de", "romme", "vienna")

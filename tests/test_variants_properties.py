@@ -29,7 +29,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from card_support import assert_conserved, normal, state_key
+from kit import assert_conserved, normal, state_key
 from rummykit.engine import Game, IllegalActionError, parse_action, view
 from rummykit.engine.actions import (
     _SIMPLE,

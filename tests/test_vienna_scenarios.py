@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from card_support import assert_conserved, draw, illegal, listed, pass_turn, play, rack
+from kit import assert_conserved, draw, illegal, listed, pass_turn, play, rack
 from rummykit.engine import Game, view
 from rummykit.engine.game import Phase
 from vienna_support import deadwood_of, shown, vienna_game, vienna_match

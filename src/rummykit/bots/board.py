@@ -34,7 +34,14 @@ from rummykit.engine.view import SeatView
 from rummykit.model.arrange import min_deadwood
 from rummykit.model.candidates import counts_of
 from rummykit.model.melds import MeldRules
-from rummykit.model.pieces import JOKER_KIND, Face
+from rummykit.model.pieces import (
+    JOKER_KIND,
+    SUIT_COUNT,
+    Face,
+    kind_of,
+    rank_of_kind,
+    suit_of_kind,
+)
 from rummykit.rules.variant import Variant
 
 __all__ = [
@@ -97,15 +104,15 @@ def _could_meld(kind: int, rest: Sequence[int]) -> bool:
     with one: if not, it stays outside any contract."""
     if kind == JOKER_KIND or JOKER_KIND in rest or kind in rest:
         return True
-    suit, rank = divmod(kind, 13)
+    suit, rank = suit_of_kind(kind), rank_of_kind(kind)
     held = set(rest)
-    if sum(s * 13 + rank in held for s in range(4) if s != suit) >= 2:
+    if sum(kind_of(s, rank) in held for s in range(SUIT_COUNT) if s != suit) >= 2:
         return True
     # Run positions 1..14 (the 1 also sits above the 13).
-    own = {k % 13 + 1 for k in held if k // 13 == suit}
+    own = {rank_of_kind(k) for k in held if suit_of_kind(k) == suit}
     if 1 in own:
         own.add(14)
-    for pos in (1, 14) if rank == 0 else (rank + 1,):
+    for pos in (1, 14) if rank == 1 else (rank,):
         for low in range(pos - 2, pos + 1):
             if all(p == pos or p in own for p in range(low, low + 3)):
                 return True

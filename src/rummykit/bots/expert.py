@@ -57,7 +57,7 @@ from rummykit.engine.game import Game, Phase
 from rummykit.engine.view import SeatView
 from rummykit.model.arrange import KIND_COUNT, Arrangement, min_deadwood
 from rummykit.model.melds import HIGH_ACE
-from rummykit.model.pieces import JOKER_KIND, Face
+from rummykit.model.pieces import JOKER_KIND, SUIT_COUNT, Face, kind_of
 from rummykit.rules.variant import TakeUse, Variant, find_variant
 from rummykit.solver.deadwood import kind_points, least_deadwood
 
@@ -148,7 +148,9 @@ class RackCost:
                 elif len(formation.faces) < 4:
                     have = {f.suit_index for f in naturals}
                     rank = naturals[0].rank
-                    self._set_spots.update(s * 13 + rank - 1 for s in range(4) if s not in have)
+                    self._set_spots.update(
+                        kind_of(s, rank) for s in range(SUIT_COUNT) if s not in have
+                    )
 
     def piece_cost(self, face: Face) -> int:
         """What ``face`` costs left on the rack, unless it can be laid off."""
@@ -202,7 +204,7 @@ def _top(low: int) -> int:
 
 def _kind(suit: int, position: int) -> int:
     """The kind at run ``position`` (1..14, 14 the high ace) of ``suit``."""
-    return suit * 13 + (0 if position == HIGH_ACE else position - 1)
+    return kind_of(suit, 1 if position == HIGH_ACE else position)
 
 
 def going_out(view: SeatView, legal: Sequence[Action], variant: Variant) -> Action | None:

@@ -27,19 +27,9 @@ from collections.abc import Sequence
 from rummykit.engine.actions import (
     AcceptSwap,
     Action,
-    AnnounceAtu,
-    AnnounceDoubles,
-    Attach,
     CallRemi,
-    CloseBoard,
-    Discard,
     DoublesCategory,
-    ExchangeJoker,
-    GoOut,
-    Meld,
     ProposeSwap,
-    ResetTurn,
-    TakeColumn,
     parse_action,
 )
 from rummykit.engine.errors import IllegalActionError
@@ -124,22 +114,28 @@ class _World:
             if turn_start[0] != seat:
                 turn_start = (seat, column[:], taken[seat].copy())
                 dealt_taken, named_taken = [], Counter()
-            if isinstance(item, Meld | ExchangeJoker):
-                self.uses[seat].update(item.faces)
-            elif isinstance(item, Attach | Discard):
-                self.uses[seat][item.face] += 1
-                if isinstance(item, Discard):
-                    column.append(item.face)
-                    turn_start = (-1, [], Counter())
-            elif isinstance(item, ProposeSwap):
-                self.uses[seat][item.face] += 2
-            elif isinstance(item, TakeColumn):
-                named = [f for f in column[item.index :] if isinstance(f, Face)]
+            if isinstance(item, str):
+                continue
+            proof = item.proves()
+            if isinstance(item, AcceptSwap):
+                # Kept as the isinstance ladder this replaced had it: an accepted swap's
+                # double is not counted (unlike an offered one), though it proves one.
+                self.uses[seat].update(proof.lays + proof.discards)
+            else:
+                self.uses[seat].update(proof.held)
+            if proof.discards:
+                # Only a plain discard keeps the deal going: a closing one ends it, and a
+                # deal that is over is never resampled.
+                column.extend(proof.discards)
+                turn_start = (-1, [], Counter())
+            if proof.takes_column_from is not None:
+                index = proof.takes_column_from
+                named = [f for f in column[index:] if isinstance(f, Face)]
                 taken[seat].update(named)
                 named_taken.update(named)
-                dealt_taken.extend(p for p in column[item.index :] if isinstance(p, int))
-                del column[item.index :]
-            elif isinstance(item, ResetTurn):
+                dealt_taken.extend(p for p in column[index:] if isinstance(p, int))
+                del column[index:]
+            if proof.undoes_turn:
                 column = turn_start[1][:]
                 taken[seat] = turn_start[2].copy()
                 dealt_taken, named_taken = [], Counter()
@@ -181,11 +177,11 @@ class _World:
                 action = item
                 self._provide(shadow, actor, action, rng)
             # The discarded piece is seen, even if the pile is turned over at once (§2.4).
-            shown = (
-                shadow.pick_discard(actor, action.face, action)
-                if (isinstance(action, Discard))
-                else []
-            )
+            shown = [
+                piece
+                for face in action.proves().discards
+                for piece in shadow.pick_discard(actor, face, action)
+            ]
             shadow.apply(action)
             concrete.append(action)
             self.pinned.update(shown)
@@ -336,24 +332,18 @@ class _World:
 
     def _provide(self, game: Game, seat: int, action: Action, rng: random.Random) -> None:
         """Make ``seat`` hold what ``action`` names."""
+        proof = action.proves()
         need: Counter[Face] = Counter()
-        if isinstance(action, Discard):
-            need[action.face] += self._free_taken(game, seat, action.face, rng)
-        if isinstance(action, Meld | ExchangeJoker):
-            need.update(action.faces)
-        elif isinstance(action, Attach | Discard | AcceptSwap | ProposeSwap):
-            need[action.face] += 1
-            if isinstance(action, AcceptSwap | ProposeSwap):
-                need[action.face] += 1
-        elif isinstance(action, CallRemi | GoOut | CloseBoard) and action.face is not None:
-            need[action.face] += 1
-        elif isinstance(action, AnnounceAtu) and game.indicator is not None:
+        for face in proof.discards:
+            need[face] += self._free_taken(game, seat, face, rng)
+        need.update(proof.held)
+        if proof.shows_atu and game.indicator is not None:
             need[self.faces[game.indicator]] += 1
-        elif isinstance(action, AnnounceDoubles):
-            self._double_of(game, seat, action.category, rng)
+        if proof.shows_double is not None:
+            self._double_of(game, seat, proof.shows_double, rng)
             return
         self._ensure(game, seat, need, rng)
-        if isinstance(action, AnnounceAtu | AcceptSwap | ProposeSwap):
+        if proof.shows or proof.shows_atu:
             # A dealt double or atu twin must stay where the announcement found it.
             self._pin(game, seat, need)
 
@@ -475,15 +465,14 @@ class _World:
             # Not a double of faces this seat holds: the other copies must be free.
             mine = Counter(self.view.rack)
             free_of_mine = [
-                a
-                for a in fits
-                if not isinstance(a, AcceptSwap | ProposeSwap)
-                or self.pieces.copies - mine[a.face] >= 2
+                a for a in fits if all(self.pieces.copies - mine[f] >= 2 for f in a.proves().shows)
             ]
             fits = free_of_mine or fits
         choice = fits[rng.randrange(len(fits))]
-        if isinstance(choice, AcceptSwap | ProposeSwap):
-            self._pin(game, game.to_move, Counter({choice.face: 2}))
+        proof = choice.proves()
+        if proof.shows:
+            # The double the swap proves stays pinned, both tiles (§9.4(1)).
+            self._pin(game, game.to_move, Counter(proof.passes + proof.shows))
         return choice
 
     def _received(self, game: Game, rng: random.Random) -> list[Action]:

@@ -2,6 +2,12 @@
 
 Seats never appear inside an action: an action is always played by the seat
 to move.  In notation seats are written ``P1``…``Pn`` (1-based).
+
+Every action also says what it proves about the actor's pieces
+(:meth:`~ProvesPieces.proves`, a :class:`Proof`): which pieces it shows as having
+been in the hand, which leave the hand and where to, which come into it.  Bots
+that rebuild hidden hands and learners that featurize moves read that instead of
+asking each action type in turn.
 """
 
 from __future__ import annotations
@@ -9,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple, Protocol, runtime_checkable
 
 from rummykit.model.pieces import Face, Material, NotationError
 
@@ -30,7 +37,9 @@ __all__ = [
     "GoOut",
     "Meld",
     "NextDeal",
+    "Proof",
     "ProposeSwap",
+    "ProvesPieces",
     "Ready",
     "Reclaim",
     "ResetTurn",
@@ -56,6 +65,65 @@ class DoublesCategory(StrEnum):
         return cls.BIG if face.rank >= 10 else cls.SMALL
 
 
+class Proof(NamedTuple):
+    """What an action proves about its actor's pieces, read from the action alone.
+
+    The faces an action names are listed; what depends on the position (the pile
+    from a position up, the jokers of a formation, the rest of the hand, the
+    indicator's twin) is flagged for the caller to read from its view.  Every face
+    in :attr:`held` was in the actor's hand just before the action.
+    """
+
+    lays: tuple[Face, ...] = ()
+    """Pieces moved from the hand onto the table (a meld, an attachment, an exchange)."""
+    declared: tuple[Face, ...] = ()
+    """What the laid wild pieces stand for: named, not held."""
+    discards: tuple[Face, ...] = ()
+    """Pieces put on the discard pile (face down when closing with ``remi X``, §6.6)."""
+    passes: tuple[Face, ...] = ()
+    """Pieces handed face down to another seat once the swap is accepted: one tile of a
+    swapped double (§9.4(1))."""
+    shows: tuple[Face, ...] = ()
+    """Pieces proved held that stay in the hand: the other tile of a swapped double."""
+    takes: tuple[Face, ...] = ()
+    """Named pieces that come into the hand (a reclaimed end tile, A-75)."""
+    takes_column_from: int | None = None
+    """The pile position from which every piece comes into the hand (§9.6(1)(b)/(c))."""
+    takes_jokers_from: int | None = None
+    """The formation whose jokers the laid naturals free into the hand (§9.10)."""
+    lays_hand: bool = False
+    """The rest of the hand (all but :attr:`discards`) goes onto the table (§7.6)."""
+    shows_atu: bool = False
+    """The indicator's twin is in the hand and stays there (§9.4(3))."""
+    shows_double: DoublesCategory | None = None
+    """A dealt double of this category is in the hand (§9.4(1)), its tiles unnamed."""
+    undoes_turn: bool = False
+    """This turn's laid pieces come back and its pile takes go back (§2.3 reset)."""
+
+    @property
+    def gives(self) -> tuple[Face, ...]:
+        """Pieces that leave the hand other than onto the table."""
+        return self.discards + self.passes
+
+    @property
+    def held(self) -> tuple[Face, ...]:
+        """Named pieces the actor held just before the action, copies repeated."""
+        return self.lays + self.discards + self.passes + self.shows
+
+
+_NOTHING = Proof()
+"""The proof of an action that moves or shows no piece."""
+
+
+@runtime_checkable
+class ProvesPieces(Protocol):
+    """What every action answers: see :class:`Proof`."""
+
+    def proves(self) -> Proof:
+        """What this action proves about the actor's pieces."""
+        ...
+
+
 def _piece_text(face: Face, declared: Face | None) -> str:
     return f"{face}({declared})" if declared is not None else str(face)
 
@@ -68,6 +136,10 @@ def _group_text(faces: tuple[Face, ...], declared: tuple[Face | None, ...]) -> s
 class Draw:
     """Draw the next piece of the stock."""
 
+    def proves(self) -> Proof:
+        """Nothing named: the stock piece is seen by the actor alone."""
+        return _NOTHING
+
     def __str__(self) -> str:
         return "draw"
 
@@ -77,6 +149,10 @@ class TakeColumn:
     """Take the column (discard pile) piece at ``index`` (0 is the dead tile) and all after it."""
 
     index: int
+
+    def proves(self) -> Proof:
+        """The pile from ``index`` up comes into the hand (RULES §9.6(1)(b)/(c))."""
+        return Proof(takes_column_from=self.index)
 
     def __str__(self) -> str:
         return f"take {self.index}"
@@ -88,6 +164,10 @@ class Meld:
 
     faces: tuple[Face, ...]
     declared: tuple[Face | None, ...]
+
+    def proves(self) -> Proof:
+        """Every piece of the formation was held (RULES §9.6(2) lay out)."""
+        return Proof(lays=self.faces, declared=tuple(d for d in self.declared if d is not None))
 
     def __str__(self) -> str:
         return f"meld {_group_text(self.faces, self.declared)}"
@@ -101,6 +181,11 @@ class Attach:
     target: int
     declared: Face | None = None
 
+    def proves(self) -> Proof:
+        """The attached piece was held (RULES §9.6(2) attach).  A joker it displaces
+        (§4.5 joker shifting) must be attached again at once: not a piece the hand keeps."""
+        return Proof(lays=(self.face,), declared=() if self.declared is None else (self.declared,))
+
     def __str__(self) -> str:
         return f"attach {_piece_text(self.face, self.declared)} -> m{self.target}"
 
@@ -111,6 +196,10 @@ class ExchangeJoker:
 
     faces: tuple[Face, ...]
     target: int
+
+    def proves(self) -> Proof:
+        """The naturals were held; the formation's joker(s) come into the hand (§9.10)."""
+        return Proof(lays=self.faces, takes_jokers_from=self.target)
 
     def __str__(self) -> str:
         return f"exchange {' '.join(map(str, self.faces))} -> m{self.target}"
@@ -124,6 +213,10 @@ class Reclaim:
     face: Face
     target: int
 
+    def proves(self) -> Proof:
+        """The end tile comes back into the hand (A-75)."""
+        return Proof(takes=(self.face,))
+
     def __str__(self) -> str:
         return f"reclaim {self.face} <- m{self.target}"
 
@@ -134,6 +227,10 @@ class Discard:
 
     face: Face
 
+    def proves(self) -> Proof:
+        """The discarded piece was held (RULES §9.6(3))."""
+        return Proof(discards=(self.face,))
+
     def __str__(self) -> str:
         return f"discard {self.face}"
 
@@ -143,6 +240,10 @@ class CloseBoard:
     """A board player shows a 14-piece contract and discards ``face`` to close (§9.13)."""
 
     face: Face
+
+    def proves(self) -> Proof:
+        """The closing piece was held and goes on the pile (§9.13)."""
+        return Proof(discards=(self.face,))
 
     def __str__(self) -> str:
         return f"close {self.face}"
@@ -155,6 +256,10 @@ class CallRemi:
 
     face: Face | None = None
 
+    def proves(self) -> Proof:
+        """A closing card was held and goes on the pile face down (§6.6); a bare call names none."""
+        return _NOTHING if self.face is None else Proof(discards=(self.face,))
+
     def __str__(self) -> str:
         return "remi" if self.face is None else f"remi {self.face}"
 
@@ -166,6 +271,10 @@ class GoOut:
 
     face: Face | None = None
 
+    def proves(self) -> Proof:
+        """The whole hand is laid out, but the closing card, which goes on the pile (§7.6)."""
+        return Proof(discards=() if self.face is None else (self.face,), lays_hand=True)
+
     def __str__(self) -> str:
         return "out" if self.face is None else f"out {self.face}"
 
@@ -173,6 +282,10 @@ class GoOut:
 @dataclass(frozen=True, slots=True)
 class AnnounceThree:
     """Announce that at most three pieces remain (RULES §9.11)."""
+
+    def proves(self) -> Proof:
+        """A count (at most three pieces left, §9.11), no face."""
+        return _NOTHING
 
     def __str__(self) -> str:
         return "three"
@@ -182,6 +295,10 @@ class AnnounceThree:
 class DeclareBoard:
     """Declare play on the board (RULES §9.13)."""
 
+    def proves(self) -> Proof:
+        """No face: the board contract is shown only when closing (§9.13)."""
+        return _NOTHING
+
     def __str__(self) -> str:
         return "board"
 
@@ -190,6 +307,10 @@ class DeclareBoard:
 class ResetTurn:
     """Undo this turn's table actions and column takes (a stock draw stays)."""
 
+    def proves(self) -> Proof:
+        """This turn's laid pieces and pile takes go back where they came from."""
+        return Proof(undoes_turn=True)
+
     def __str__(self) -> str:
         return "reset"
 
@@ -197,6 +318,10 @@ class ResetTurn:
 @dataclass(frozen=True, slots=True)
 class AnnounceAtu:
     """Announce holding the indicator's twin (RULES §9.4)."""
+
+    def proves(self) -> Proof:
+        """The indicator's twin is held (RULES §9.4(3))."""
+        return Proof(shows_atu=True)
 
     def __str__(self) -> str:
         return "atu"
@@ -207,6 +332,10 @@ class AnnounceDoubles:
     """Announce holding a double of ``category`` without showing it."""
 
     category: DoublesCategory
+
+    def proves(self) -> Proof:
+        """A dealt double of ``category`` is held, its tiles not shown (RULES §9.4(1))."""
+        return Proof(shows_double=self.category)
 
     def __str__(self) -> str:
         return f"doubles {self.category}"
@@ -219,6 +348,10 @@ class ProposeSwap:
     face: Face
     seat: int
 
+    def proves(self) -> Proof:
+        """Both tiles of double ``face`` were held; one goes to ``seat`` (§9.4(1), A-49)."""
+        return Proof(passes=(self.face,), shows=(self.face,))
+
     def __str__(self) -> str:
         return f"swap {self.face} P{self.seat + 1}"
 
@@ -229,6 +362,10 @@ class AcceptSwap:
 
     face: Face
 
+    def proves(self) -> Proof:
+        """Both tiles of double ``face`` were held; one goes to the proposer (§9.4(1), A-49)."""
+        return Proof(passes=(self.face,), shows=(self.face,))
+
     def __str__(self) -> str:
         return f"accept {self.face}"
 
@@ -236,6 +373,10 @@ class AcceptSwap:
 @dataclass(frozen=True, slots=True)
 class DeclineSwap:
     """Decline the offered swap."""
+
+    def proves(self) -> Proof:
+        """Nothing: declining shows no tile."""
+        return _NOTHING
 
     def __str__(self) -> str:
         return "decline"
@@ -245,6 +386,10 @@ class DeclineSwap:
 class Reshuffle:
     """Demand that the game be broken and redealt (3 doubles, RULES §9.4)."""
 
+    def proves(self) -> Proof:
+        """Nothing that outlives it: three dealt doubles, but the deal is redealt (§9.4(2))."""
+        return _NOTHING
+
     def __str__(self) -> str:
         return "reshuffle"
 
@@ -253,6 +398,10 @@ class Reshuffle:
 class Ready:
     """End one's pre-play announcements."""
 
+    def proves(self) -> Proof:
+        """Nothing: it ends the announcements."""
+        return _NOTHING
+
     def __str__(self) -> str:
         return "ready"
 
@@ -260,6 +409,10 @@ class Ready:
 @dataclass(frozen=True, slots=True)
 class NextDeal:
     """Start the next deal of the match."""
+
+    def proves(self) -> Proof:
+        """Nothing: it starts a new deal."""
+        return _NOTHING
 
     def __str__(self) -> str:
         return "next"

@@ -14,7 +14,16 @@ from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, cycle, product
 
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, position_rank, run_order
-from rummykit.model.pieces import JOKER_KIND, Face, Material
+from rummykit.model.pieces import (
+    JOKER_KIND,
+    SUIT_COUNT,
+    Face,
+    Material,
+    kind_of,
+    rank_of_kind,
+    suit_kinds,
+    suit_of_kind,
+)
 
 __all__ = ["Candidate", "candidates", "candidates_with", "counts_of", "set_joker_suits"]
 
@@ -46,8 +55,8 @@ class Candidate:
         if k == JOKER_KIND:
             return True
         if self.kind is MeldKind.RUN:
-            return k != self.suit * 13 + position_rank(self.positions[index]) - 1
-        return k % 13 + 1 != self.positions[index]
+            return k != kind_of(self.suit, position_rank(self.positions[index]))
+        return rank_of_kind(k) != self.positions[index]
 
     def faces(self, material: Material) -> tuple[Face, ...]:
         """Its faces in display order."""
@@ -79,7 +88,11 @@ def set_joker_suits(kinds: tuple[int, ...], rank: int | None = None) -> tuple[in
     hold more jokers than missing suits, and the suits then start again from the first.
     With the set's ``rank`` given, pieces of another rank are wild too (RULES §7.1).
     """
-    present = {k // 13 for k in kinds if k != JOKER_KIND and (rank is None or k % 13 + 1 == rank)}
+    present = {
+        suit_of_kind(k)
+        for k in kinds
+        if k != JOKER_KIND and (rank is None or rank_of_kind(k) == rank)
+    }
     return (*(s for s in range(4) if s not in present), 0, 1, 2, 3)
 
 
@@ -128,9 +141,9 @@ def candidates_with(counts: tuple[int, ...], rules: MeldRules, kind: int) -> tup
     jokers = counts[JOKER_KIND]
     out: list[Candidate] = []
     if rules.runs_allowed:
-        _runs(counts, jokers, rules, out, (kind // 13,))
+        _runs(counts, jokers, rules, out, (suit_of_kind(kind),))
     if rules.sets_allowed:
-        _sets(counts, jokers, rules, out, (kind % 13 + 1,))
+        _sets(counts, jokers, rules, out, (rank_of_kind(kind),))
     return tuple(c for c in out if kind in c.kinds)
 
 
@@ -141,7 +154,7 @@ def _with_wild_ranks(counts: tuple[int, ...], rules: MeldRules) -> tuple[Candida
     place is given a concrete wild piece: one candidate per multiset of wild pieces
     the counts hold, so an exact cover sees every way to spend jokers and wild ranks.
     """
-    wild_kinds = [s * 13 + r - 1 for r in sorted(rules.wild_ranks) for s in range(4)]
+    wild_kinds = [kind_of(s, r) for r in sorted(rules.wild_ranks) for s in range(SUIT_COUNT)]
     pool = counts[JOKER_KIND] + sum(counts[k] for k in wild_kinds)
     base_counts = list(counts)
     if not rules.wild_rank_natural:
@@ -188,8 +201,7 @@ def _runs(
     if len(cache) > 100_000:
         cache.clear()
     for suit in suits:
-        base = suit * 13
-        row = counts[base : base + 13]
+        row = counts[suit_kinds(suit)]
         if max(row) > 2:
             # Only "none / one / two or more" matters for a run, so clamp for cache hits.
             row = tuple(c if c < 2 else 2 for c in row)
@@ -211,7 +223,7 @@ def _suit_runs(
     out: list[Candidate] = []
     order = run_order(rules)
     min_size = rules.min_size
-    base = suit * 13
+    base = kind_of(suit, 1)
     have = tuple(row[position_rank(p) - 1] for p in order)  # have[j]: naturals for slot j
     if rules.min_natural > 0 and not any(have):
         return ()
@@ -378,7 +390,7 @@ def _rank_sets(
                     continue
                 if not _wild_ok(wild, size_nat, rules):
                     continue
-                kinds = tuple(s * 13 + rank - 1 for s in chosen) + (JOKER_KIND,) * wild
+                kinds = tuple(kind_of(s, rank) for s in chosen) + (JOKER_KIND,) * wild
                 out.append(Candidate(MeldKind.SET, -1, (rank,) * size, kinds, _need(kinds)))
     return tuple(out)
 
@@ -394,7 +406,7 @@ def _rank_multisets(
         size_nat = sum(copies)
         if size_nat == 0:
             continue
-        naturals = tuple(s * 13 + rank - 1 for s in range(4) for _ in range(copies[s]))
+        naturals = tuple(kind_of(s, rank) for s in range(SUIT_COUNT) for _ in range(copies[s]))
         for wild in range(max_wild + 1):
             size = size_nat + wild
             if size < rules.min_size or size > top or not _wild_ok(wild, size_nat, rules):

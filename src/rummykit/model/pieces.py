@@ -18,12 +18,18 @@ __all__ = [
     "CARD_RANKS",
     "CARD_SUITS",
     "JOKER_KIND",
+    "RANKS_PER_SUIT",
+    "SUIT_COUNT",
     "TILE_COLOURS",
     "Face",
     "Material",
     "NotationError",
     "PieceSet",
+    "kind_of",
     "parse_faces",
+    "rank_of_kind",
+    "suit_kinds",
+    "suit_of_kind",
 ]
 
 TILE_COLOURS = ("R", "Y", "B", "K")
@@ -35,8 +41,37 @@ CARD_SUITS = ("S", "H", "D", "C")
 CARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 """Card rank symbols; index + 1 is the rank number (A = 1, K = 13)."""
 
-JOKER_KIND = 52
+RANKS_PER_SUIT = 13
+"""Ranks 1..13 in each suit or colour: the natural kinds of one suit are consecutive."""
+
+SUIT_COUNT = 4
+"""Suits (cards) or colours (tiles): four of each material (RULES §0.1, §0.2)."""
+
+JOKER_KIND = SUIT_COUNT * RANKS_PER_SUIT
 """The kind number shared by every joker (naturals use 0..51)."""
+
+
+# Kinds are plain ints in the engine's hot paths, so these stay unchecked one-liners
+# (Face.of and Face.from_kind are the checked constructors).
+def kind_of(suit_index: int, rank: int) -> int:
+    """The kind of the natural face of ``rank`` (1..13) in suit/colour ``suit_index`` (0..3)."""
+    return suit_index * RANKS_PER_SUIT + rank - 1
+
+
+def suit_of_kind(kind: int) -> int:
+    """The suit/colour index 0..3 of a natural ``kind`` (0..51)."""
+    return kind // RANKS_PER_SUIT
+
+
+def rank_of_kind(kind: int) -> int:
+    """The rank 1..13 of a natural ``kind`` (0..51)."""
+    return kind % RANKS_PER_SUIT + 1
+
+
+def suit_kinds(suit_index: int) -> slice:
+    """The kinds of suit/colour ``suit_index``, rank 1 to 13, as a slice of a count vector."""
+    start = suit_index * RANKS_PER_SUIT
+    return slice(start, start + RANKS_PER_SUIT)
 
 
 class Material(StrEnum):
@@ -60,7 +95,7 @@ class Face:
     """What a piece shows: a suit/colour and a rank 1..13, or a joker.
 
     ``kind`` orders faces by suit then rank and is the compact integer the
-    engine uses (``suit_index * 13 + rank - 1``; jokers are ``JOKER_KIND``).
+    engine uses (:func:`kind_of`; jokers are ``JOKER_KIND``).
     """
 
     kind: int
@@ -74,7 +109,7 @@ class Face:
     @property
     def rank(self) -> int:
         """The number 1..13 (ace/one is 1); 0 for a joker."""
-        return 0 if self.kind == JOKER_KIND else self.kind % 13 + 1
+        return 0 if self.kind == JOKER_KIND else self.kind % RANKS_PER_SUIT + 1
 
     @property
     def suit(self) -> str:
@@ -82,19 +117,19 @@ class Face:
         if self.kind == JOKER_KIND:
             return ""
         letters = TILE_COLOURS if self.material is Material.TILES else CARD_SUITS
-        return letters[self.kind // 13]
+        return letters[self.kind // RANKS_PER_SUIT]
 
     @property
     def suit_index(self) -> int:
         """0..3, the position of :attr:`suit` in the material's suit order; -1 for a joker."""
-        return -1 if self.kind == JOKER_KIND else self.kind // 13
+        return -1 if self.kind == JOKER_KIND else self.kind // RANKS_PER_SUIT
 
     @classmethod
     def of(cls, material: Material, suit_index: int, rank: int) -> Face:
         """The natural face of ``rank`` (1..13) in suit/colour number ``suit_index``."""
-        if not (0 <= suit_index < 4 and 1 <= rank <= 13):
+        if not (0 <= suit_index < SUIT_COUNT and 1 <= rank <= RANKS_PER_SUIT):
             raise NotationError(f"no {material} face with suit {suit_index} and rank {rank}")
-        return _face(suit_index * 13 + rank - 1, material)
+        return _face(kind_of(suit_index, rank), material)
 
     @classmethod
     def from_kind(cls, material: Material, kind: int) -> Face:
@@ -124,10 +159,10 @@ class Face:
         elif text == "JK":
             found = _face(JOKER_KIND, Material.CARDS)
         elif m := _TILE_RE.match(text):
-            found = _face(TILE_COLOURS.index(m[1]) * 13 + int(m[2]) - 1, Material.TILES)
+            found = _face(kind_of(TILE_COLOURS.index(m[1]), int(m[2])), Material.TILES)
         elif m := _CARD_RE.match(text):
             rank = CARD_RANKS.index(m[1]) + 1
-            found = _face(CARD_SUITS.index(m[2]) * 13 + rank - 1, Material.CARDS)
+            found = _face(kind_of(CARD_SUITS.index(m[2]), rank), Material.CARDS)
         if found is None:
             raise NotationError(f"{token!r} is not a tile (R1..K13, J) or a card (AS..KC, 10H, JK)")
         if material is not None and found.material is not material:

@@ -71,7 +71,16 @@ from rummykit.engine.actions import (
 )
 from rummykit.model.candidates import Candidate, candidates, counts_of, set_joker_suits
 from rummykit.model.melds import MeldKind, position_rank
-from rummykit.model.pieces import JOKER_KIND, Face, Material, PieceSet
+from rummykit.model.pieces import (
+    JOKER_KIND,
+    RANKS_PER_SUIT,
+    SUIT_COUNT,
+    Face,
+    Material,
+    PieceSet,
+    kind_of,
+    rank_of_kind,
+)
 from rummykit.rules.variant import Variant
 
 __all__ = ["ActionBlock", "ActionCodec", "UnencodableActionError", "action_codec"]
@@ -105,12 +114,12 @@ class ActionBlock:
 
 def _exchange_groups() -> tuple[tuple[int, ...], ...]:
     """Suit groups of 2-4 suits freed from a set at once, in a fixed order."""
-    return tuple(g for size in (2, 3, 4) for g in combinations(range(4), size))
+    return tuple(g for size in (2, 3, 4) for g in combinations(range(SUIT_COUNT), size))
 
 
 _GROUPS = _exchange_groups()
 _GROUP_INDEX = {g: i for i, g in enumerate(_GROUPS)}
-_EXCHANGE_STRIDE = NATURALS + 13 * len(_GROUPS)
+_EXCHANGE_STRIDE = NATURALS + RANKS_PER_SUIT * len(_GROUPS)
 
 
 _MeldKey = tuple[tuple[int, ...], tuple[int, ...]]
@@ -131,13 +140,13 @@ def _candidate_key(c: Candidate) -> _MeldKey:
     of its position; wild pieces in a set stand for the suits of :func:`set_joker_suits`.
     """
     if c.kind is MeldKind.RUN:
-        naturals = [c.suit * 13 + position_rank(p) - 1 for p in c.positions]
+        naturals = [kind_of(c.suit, position_rank(p)) for p in c.positions]
         declared = tuple(n if k != n else -1 for k, n in zip(c.kinds, naturals, strict=True))
     else:
         rank = c.positions[0]
-        wild = [k == JOKER_KIND or k % 13 + 1 != rank for k in c.kinds]
+        wild = [k == JOKER_KIND or rank_of_kind(k) != rank for k in c.kinds]
         suits = cycle(set_joker_suits(c.kinds, rank))
-        declared = tuple(next(suits) * 13 + rank - 1 if w else -1 for w in wild)
+        declared = tuple(kind_of(next(suits), rank) if w else -1 for w in wild)
     return c.kinds, declared
 
 
@@ -199,8 +208,8 @@ class ActionCodec:
             for group in (
                 *((faces[k],) for k in range(NATURALS)),
                 *(
-                    tuple(faces[s * 13 + rank] for s in suits)
-                    for rank in range(13)
+                    tuple(faces[kind_of(s, rank)] for s in suits)
+                    for rank in range(1, RANKS_PER_SUIT + 1)
                     for suits in _GROUPS
                 ),
             )

@@ -230,27 +230,19 @@ class ActionFeatures:
         np.clip(out[:, s : s + _SCALARS], 0.0, 1.0, out=out[:, s : s + _SCALARS])
         return out
 
-    def _moves(self, seen: SeatView, action: Action) -> tuple[list[Face], ...]:
+    def _moves(self, seen: SeatView, action: Action) -> tuple[Sequence[Face], ...]:
         """(lays, declared, takes, gives) of ``action`` for the seat of ``seen``."""
-        if isinstance(action, TakeColumn):
-            return [], [], list(seen.column[action.index :]), []
-        if isinstance(action, Meld):
-            return list(action.faces), [d for d in action.declared if d is not None], [], []
-        if isinstance(action, Attach):
-            return [action.face], [] if action.declared is None else [action.declared], [], []
-        if isinstance(action, ExchangeJoker):
-            return list(action.faces), [], self._freed_jokers(seen, action), []
-        if isinstance(action, Reclaim):
-            return [], [], [action.face], []
-        if isinstance(action, Discard | CloseBoard | AcceptSwap | ProposeSwap):
-            return [], [], [], [action.face]
-        if isinstance(action, CallRemi) and action.face is not None:
-            return [], [], [], [action.face]
-        if isinstance(action, GoOut):
-            if action.face is None:
-                return list(seen.rack), [], [], []
-            return _without(seen.rack, action.face), [], [], [action.face]
-        return [], [], [], []
+        proof = action.proves()
+        gives = proof.discards + proof.passes
+        lays: Sequence[Face] = proof.lays
+        if proof.lays_hand:
+            lays = [*lays, *_without(seen.rack, gives)]
+        takes: Sequence[Face] = proof.takes
+        if proof.takes_column_from is not None:
+            takes = [*takes, *seen.column[proof.takes_column_from :]]
+        if proof.takes_jokers_from is not None:
+            takes = [*takes, *_freed_jokers(seen, proof.takes_jokers_from, len(proof.lays))]
+        return lays, proof.declared, takes, gives
 
     def _one_hot(self, seen: SeatView, action: Action, v: npt.NDArray[np.float32]) -> int:
         """The position of the action's seat or doubles one-hot (or -1); writes the
@@ -271,17 +263,19 @@ class ActionFeatures:
                 v[t + 4] = min(1.0, len(formation.faces) / _CAP_PIECES)
         return -1
 
-    @staticmethod
-    def _freed_jokers(seen: SeatView, action: ExchangeJoker) -> list[Face]:
-        formation = next((f for f in seen.table if f.id == action.target), None)
-        jokers = [] if formation is None else [f for f in formation.faces if f.is_joker]
-        return jokers[: len(action.faces)]
+
+def _freed_jokers(seen: SeatView, target: int, naturals: int) -> list[Face]:
+    """The jokers of formation ``target`` that ``naturals`` exchanged pieces free."""
+    formation = next((f for f in seen.table if f.id == target), None)
+    jokers = [] if formation is None else [f for f in formation.faces if f.is_joker]
+    return jokers[:naturals]
 
 
-def _without(rack: Sequence[Face], face: Face) -> list[Face]:
+def _without(rack: Sequence[Face], faces: Sequence[Face]) -> list[Face]:
     rest = list(rack)
-    if face in rest:
-        rest.remove(face)
+    for face in faces:
+        if face in rest:
+            rest.remove(face)
     return rest
 
 

@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from rummykit.engine import Game, Phase, SeatView, view
 from rummykit.engine.view import FormationView
-from rummykit.model.pieces import JOKER_KIND, PieceSet
+from rummykit.model.pieces import JOKER_KIND, PieceSet, suit_of_kind
 from rummykit.rl.memory import COUNT_BLOCKS, PublicMemory
 from rummykit.rules.variant import Variant
 
@@ -397,7 +397,7 @@ class ObservationEncoder:
         o = self._at["formations"] + (formation.id - 1) * self._formation_stride
         is_run = formation.kind == "run"
         naturals = [f.kind for f in formation.faces if f.kind != JOKER_KIND]
-        suits = sorted({kind // 13 for kind in naturals})
+        suits = sorted({suit_of_kind(kind) for kind in naturals})
         ones = [self._at["table"] + f.kind for f in formation.faces]
         ones += [o, o + 1 if is_run else o + 2, o + _FORMATION_BASE + owner]
         ones += [o + 7 + suit for suit in suits]

@@ -9,7 +9,16 @@ from itertools import permutations
 
 from rummykit.model.candidates import candidates_with, counts_of
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, read_meld
-from rummykit.model.pieces import JOKER_KIND, Face, Material
+from rummykit.model.pieces import (
+    JOKER_KIND,
+    SUIT_COUNT,
+    Face,
+    Material,
+    kind_of,
+    rank_of_kind,
+    suit_kinds,
+    suit_of_kind,
+)
 from rummykit.rules.options import OptionKind, Options, OptionSpec, per_player
 from rummykit.rules.tiles import TILES_106, lay_wall
 from rummykit.rules.tiles import stack_wall as stack_tile_wall
@@ -387,7 +396,7 @@ def _complete_run_colourings(kinds: Sequence[int]) -> list[list[int]] | None:
     The run may mix colours (Mosaic); one list per way to place the 1s.
     """
     naturals = [k for k in kinds if k != JOKER_KIND]
-    ranks = [k % 13 + 1 for k in naturals]
+    ranks = [rank_of_kind(k) for k in naturals]
     if (
         len(kinds) != 14
         or ranks.count(1) > 2
@@ -397,10 +406,10 @@ def _complete_run_colourings(kinds: Sequence[int]) -> list[list[int]] | None:
     base = [-1] * (HIGH_ACE + 1)
     aces = []
     for k in naturals:
-        if k % 13 == 0:
-            aces.append(k // 13)
+        if rank_of_kind(k) == 1:
+            aces.append(suit_of_kind(k))
         else:
-            base[k % 13 + 1] = k // 13
+            base[rank_of_kind(k)] = suit_of_kind(k)
     out: list[list[int]] = []
     for slots in permutations((1, HIGH_ACE), len(aces)):
         pos = base[:]
@@ -465,7 +474,7 @@ def _isolated_kinds(counts: tuple[int, ...], runs_only: bool, enough: int) -> li
     found: list[int] = []
     if jokers >= 2:
         return found
-    rows = [_row_mask(counts[c * 13 : c * 13 + 13]) for c in range(4)]
+    rows = [_row_mask(counts[suit_kinds(c)]) for c in range(SUIT_COUNT)]
     r0, r1, r2, r3 = rows
     if runs_only:
         set_ok = 0
@@ -486,7 +495,7 @@ def _isolated_kinds(counts: tuple[int, ...], runs_only: bool, enough: int) -> li
         alone = row & ~(run_ok | set_ok)
         if not alone:
             continue
-        base = colour * 13
+        base = kind_of(colour, 1)
         if alone & (1 << 1) and alone & (1 << HIGH_ACE):
             found.append(base)
             if len(found) >= enough:
@@ -560,7 +569,7 @@ def _bete(kinds: Sequence[int]) -> bool:
     by_rank: dict[int, list[int]] = {}
     for k in kinds:
         if k != JOKER_KIND:
-            by_rank.setdefault(k % 13, []).append(k // 13)
+            by_rank.setdefault(rank_of_kind(k), []).append(suit_of_kind(k))
     # For each number, the ways its tiles split into one or two sets of distinct colours,
     # as tuples of natural counts per set.
     splits: list[list[tuple[int, ...]]] = []
@@ -598,7 +607,7 @@ def _doubles(kinds: Sequence[int]) -> bool:
 
 
 def _bicolour(kinds: Sequence[int], definition: str) -> bool:
-    colours = {k // 13 for k in kinds if k != JOKER_KIND}
+    colours = {suit_of_kind(k) for k in kinds if k != JOKER_KIND}
     if len(colours) != 2:
         return False
     if definition == "complete_run_two_colours":
@@ -607,8 +616,8 @@ def _bicolour(kinds: Sequence[int], definition: str) -> bool:
         return _covers(counts_of(list(kinds)), True)
     jokers = kinds.count(JOKER_KIND)
     c1, c2 = sorted(colours)
-    first = [k for k in kinds if k // 13 == c1 and k != JOKER_KIND]
-    second = [k for k in kinds if k // 13 == c2 and k != JOKER_KIND]
+    first = [k for k in kinds if k != JOKER_KIND and suit_of_kind(k) == c1]
+    second = [k for k in kinds if k != JOKER_KIND and suit_of_kind(k) == c2]
     return any(
         _single_colour_run(first + [JOKER_KIND] * j)
         and _single_colour_run(second + [JOKER_KIND] * (jokers - j))
@@ -662,8 +671,9 @@ def _closing_kinds(
     # Cheap tests on all 15 tiles rule out whole families before any discard is tried.
     jokers = kinds.count(JOKER_KIND)
     naturals = kinds[: len(kinds) - jokers]  # sorted: the jokers (52) come last
-    by_rank = Counter(k % 13 for k in naturals)
-    excess = sum(n - (2 if r == 0 else 1) for r, n in by_rank.items() if n > (2 if r == 0 else 1))
+    by_rank = Counter(rank_of_kind(k) for k in naturals)
+    # A complete run holds each number once, the 1 twice (at both ends).
+    excess = sum(n - (2 if r == 1 else 1) for r, n in by_rank.items() if n > (2 if r == 1 else 1))
     complete_run = excess <= 1  # Monocolour, Mosaic (and one Bicolour reading)
     singles = sum(n & 1 for n in Counter(naturals).values())
     doubles = singles - 1 <= jokers
@@ -708,7 +718,7 @@ def contract_of(
     if not jokers_allowed and JOKER_KIND in kinds:
         return None
     colourings = _complete_run_colourings(kinds) if complete_run else None
-    natural_colours = {k // 13 for k in kinds if k != JOKER_KIND}
+    natural_colours = {suit_of_kind(k) for k in kinds if k != JOKER_KIND}
     if colourings is not None and len(natural_colours) == 1:
         return "monocolour", 1500
     if doubles and _doubles(kinds):

@@ -16,7 +16,16 @@ from functools import lru_cache
 
 from rummykit.model.candidates import Candidate, candidates_with, counts_of
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules
-from rummykit.model.pieces import JOKER_KIND, Face, Material
+from rummykit.model.pieces import (
+    JOKER_KIND,
+    SUIT_COUNT,
+    Face,
+    Material,
+    kind_of,
+    rank_of_kind,
+    suit_kinds,
+    suit_of_kind,
+)
 from rummykit.rules.options import OptionKind, Options, OptionSpec, per_player
 from rummykit.rules.tiles import TILES_106, lay_wall
 from rummykit.rules.tiles import stack_wall as stack_tile_wall
@@ -381,12 +390,12 @@ def _isolated(counts: Sequence[int], enough: int, rules: MeldRules) -> list[int]
     for kind in range(52):
         if not counts[kind]:
             continue
-        colour, rank0 = divmod(kind, 13)
-        if any(counts[c * 13 + rank0] for c in range(4) if c != colour):
+        colour, rank = suit_of_kind(kind), rank_of_kind(kind)
+        if any(counts[kind_of(c, rank)] for c in range(SUIT_COUNT) if c != colour):
             continue
-        row = counts[colour * 13 : colour * 13 + 13]
+        row = counts[suit_kinds(colour)]
         have = (0, *row, row[0])  # positions 0..14; 14 is the high 1
-        spots = (1, HIGH_ACE) if rank0 == 0 else (rank0 + 1,)
+        spots = (1, HIGH_ACE) if rank == 1 else (rank,)
         if not any(
             have[q]
             for p in spots
