@@ -275,7 +275,75 @@ def find_layout(faces: Sequence[Face], options: Options) -> Layout | None:
     """
     if len(faces) != HAND_SIZE:
         return None
-    return _layout(counts_of([f.kind for f in faces]), meld_rules_for(options))
+    kinds = [f.kind for f in faces]
+    rules = meld_rules_for(options)
+    if _too_few_wild(kinds, rules):
+        return None
+    return _layout(counts_of(kinds), rules)
+
+
+_SUIT_BITS = 4 * 13
+_SUIT_MASK = (1 << _SUIT_BITS) - 1
+_WILD_SHIFT = 4 * JOKER_KIND
+_NIBBLES = {
+    deuces_wild: tuple(
+        1 << (_WILD_SHIFT if k == JOKER_KIND or (deuces_wild and k % 13 == DEUCE - 1) else 4 * k)
+        for k in range(JOKER_KIND + 1)
+    )
+    for deuces_wild in (False, True)
+}
+"""A hand packs into one int, 4 bits a kind (15 cards hold < 16 of any); wild cards
+(jokers and, when wild, the 2s: §7.1) all count in the joker's field."""
+_WILD_NEEDS_LIMIT = 1 << 16
+"""Entries of one rule set's :func:`_wild_needs` memo before it starts afresh."""
+
+
+@cache
+def _wild_needs(rules: MeldRules) -> dict[int, int]:
+    """The memo of :func:`_too_few_wild` under ``rules``: a suit's packed naturals and the
+    hand's wild cards -> the fewest of those wild cards the suit's runs can use."""
+    return {}
+
+
+def _too_few_wild(kinds: list[int], rules: MeldRules) -> bool:
+    """True if the 15 cards ``kinds`` cannot form a layout for want of wild cards.
+
+    A layout lays all 15 cards, so its runs take every wild card: each suit's runs
+    (:func:`_suit_options`) use some, and together exactly the hand's.  If the fewest
+    each suit can make do with already add up to more, :func:`_layout` would find
+    nothing.  Most hands are refuted here by a memo look-up per suit, where the full
+    search builds a count vector and looks up four 13-tuples before combining the
+    suits, and the engine asks about every discard on every turn (§7.6).  Where a 2
+    may also be itself (A-26 (ii)) the wild cards are not fixed: never refuted.
+    """
+    if rules.wild_rank_natural and rules.wild_ranks:
+        return False
+    code = sum(map(_NIBBLES[bool(rules.wild_ranks)].__getitem__, kinds))
+    wild = code >> _WILD_SHIFT
+    needs = _wild_needs(rules)
+    used = 0
+    for shift in (0, _SUIT_BITS, 2 * _SUIT_BITS, 3 * _SUIT_BITS):
+        row = (code >> shift) & _SUIT_MASK
+        key = row << 5 | wild  # wild <= 15
+        need = needs.get(key)
+        if need is None:
+            if len(needs) >= _WILD_NEEDS_LIMIT:
+                needs.clear()
+            need = needs[key] = _fewest_wild(row, wild, rules)
+        used += need
+        if used > wild:
+            return True
+    return False
+
+
+def _fewest_wild(row: int, wild: int, rules: MeldRules) -> int:
+    """The fewest of ``wild`` wild cards with which runs lay the suit's naturals ``row``
+    (packed 4 bits a rank) as part of a layout; ``wild + 1`` if none will do."""
+    counts = tuple((row >> 4 * r) & 15 for r in range(13))
+    naturals = sum(counts)
+    options = _suit_options(counts, run_order(rules), rules.min_natural, wild)
+    # Runs of total size S through n naturals hold S - n wild cards.
+    return min((sum(sizes) - naturals for sizes in options), default=wild + 1)
 
 
 @lru_cache(maxsize=1 << 16)
