@@ -213,33 +213,43 @@ def arrange(hand: Sequence[Face], options: Options) -> ShownHand:
     return ShownHand(melds=melds, deadwood=tuple(sorted(deadwood)), points=points)
 
 
+def _partner_masks() -> tuple[int, ...]:
+    """Per natural kind, the bits (``1 << kind``) of the other naturals it could share a
+    meld with alongside at most one joker: same rank in another suit, or same suit at
+    most two run positions away (the ace low at 1 or high at 14)."""
+    masks = []
+    for kind in range(52):
+        suit, rank = divmod(kind, 13)
+        rank += 1
+        mask = sum(1 << (other * 13 + rank - 1) for other in range(4) if other != suit)
+        for p in (1, 14) if rank == 1 else (rank,):
+            for q in (p - 2, p - 1, p + 1, p + 2):
+                if 1 <= q <= 14 and q % 13 != rank % 13:
+                    mask |= 1 << (suit * 13 + (0 if q == 14 else q - 1))
+        masks.append(mask)
+    return tuple(masks)
+
+
+_PARTNERS = _partner_masks()
+
+
 def _partnerless(counts: tuple[int, ...], rules: MeldRules) -> int:
     """How many natural cards have no other natural they could share a meld with.
 
     With at most one joker a meld holds two naturals of one rank, or of one suit at
     most two positions apart, so such a card lies in no meld.  (With two jokers a card
-    may meld alone: then nothing is counted.)
+    may meld alone: then nothing is counted.)  Asked on every turn (§6.6 closing
+    discards), so the hand is a bit set and each card one mask test (``_PARTNERS``).
     """
     wild = counts[JOKER_KIND] if rules.max_wild is None else min(rules.max_wild, counts[JOKER_KIND])
     if wild >= 2:
         return 0
+    held = [kind for kind in range(52) if counts[kind]]
+    present = sum(1 << kind for kind in held)
+    repeats_meld = not rules.set_distinct_suits  # two copies of a card make a set's pair
     alone = 0
-    for kind in range(52):
-        if not counts[kind]:
-            continue
-        suit, rank = divmod(kind, 13)
-        rank += 1
-        same_rank = (other * 13 + rank - 1 for other in range(4) if other != suit)
-        if (counts[kind] > 1 and not rules.set_distinct_suits) or any(counts[k] for k in same_rank):
-            continue
-        positions = (1, 14) if rank == 1 else (rank,)
-        near = {
-            q
-            for p in positions
-            for q in (p - 2, p - 1, p + 1, p + 2)
-            if 1 <= q <= 14 and q % 13 != rank % 13
-        }
-        if not any(counts[suit * 13 + (0 if q == 14 else q - 1)] for q in near):
+    for kind in held:
+        if not present & _PARTNERS[kind] and not (repeats_meld and counts[kind] > 1):
             alone += counts[kind]
     return alone
 
