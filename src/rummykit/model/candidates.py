@@ -196,7 +196,15 @@ def _runs(
         key = (suit, row, max_wild)
         found = cache.get(key)
         if found is None:
-            found = cache[key] = _suit_runs(suit, row, max_wild, rules)
+            # A suit's runs depend only on which ranks it holds, and for the ace whether
+            # it holds one or two (one cannot fill both ends): rows that differ in
+            # nothing else share one enumeration.
+            canonical = (row[0] if row[0] < 2 else 2, *(1 if c else 0 for c in row[1:]))
+            same = (suit, canonical, max_wild)
+            found = cache.get(same)
+            if found is None:
+                found = cache[same] = _suit_runs(suit, canonical, max_wild, rules)
+            cache[key] = found
         out.extend(found)
 
 
