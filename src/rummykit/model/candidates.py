@@ -357,18 +357,21 @@ def _sets(
     distinct = rules.set_distinct_suits
     for rank in ranks:
         column = counts[rank - 1 : 52 : 13]  # this rank's count in each suit
-        if any(column):
-            # Distinct suits: only whether a suit is present matters (and makes the key
-            # shared by more racks); repeated suits: how many copies of each.
-            key = (rank, tuple(map(bool, column)) if distinct else column, max_wild)
+        if column != _NO_SUIT:
+            # The column itself is the key (at most 5**4 of them a rank): cheaper to
+            # build on every call than the presence flags that distinct suits depend on.
+            key = (rank, column, max_wild)
             found = cache.get(key)
             if found is None:
-                if distinct:
-                    found = _rank_sets(rank, key[1], max_wild, rules)
-                else:
+                if distinct:  # only whether a suit is present matters
+                    found = _rank_sets(rank, tuple(map(bool, column)), max_wild, rules)
+                else:  # repeated suits: how many copies of each
                     found = _rank_multisets(rank, column, max_wild, rules)
                 cache[key] = found
             out.extend(found)
+
+
+_NO_SUIT = (0, 0, 0, 0)
 
 
 def _rank_sets(
