@@ -10,7 +10,7 @@ formation whose pieces the counts cover appears once.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement, cycle, product
 
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, position_rank, run_order
@@ -51,7 +51,7 @@ class Candidate:
 
     def faces(self, material: Material) -> tuple[Face, ...]:
         """Its faces in display order."""
-        return tuple(Face.from_kind(material, k) for k in self.kinds)
+        return tuple(map(_face_table(material).__getitem__, self.kinds))
 
     def declared(self, material: Material) -> tuple[Face | None, ...]:
         """What each wild piece stands for (sets: see :func:`set_joker_suits`).
@@ -70,6 +70,12 @@ class Candidate:
         for w in wild:
             out.append(Face.of(material, next(suits), rank) if w else None)
         return tuple(out)
+
+
+@cache
+def _face_table(material: Material) -> tuple[Face, ...]:
+    """Every face of ``material`` by kind (faces are shown on every turn and deal end)."""
+    return tuple(Face.from_kind(material, k) for k in range(JOKER_KIND + 1))
 
 
 def set_joker_suits(kinds: tuple[int, ...], rank: int | None = None) -> tuple[int, ...]:
