@@ -276,64 +276,82 @@ def find_layout(faces: Sequence[Face], options: Options) -> Layout | None:
     if len(faces) != HAND_SIZE:
         return None
     kinds = [f.kind for f in faces]
-    rules = meld_rules_for(options)
-    if _too_few_wild(kinds, rules):
+    check = _layout_check(options)
+    if check.too_few_wild(kinds):
         return None
-    return _layout(counts_of(kinds), rules)
+    return _layout(counts_of(kinds), check.rules)
 
 
 _SUIT_BITS = 4 * 13
 _SUIT_MASK = (1 << _SUIT_BITS) - 1
 _WILD_SHIFT = 4 * JOKER_KIND
-_NIBBLES = {
-    deuces_wild: tuple(
-        1 << (_WILD_SHIFT if k == JOKER_KIND or (deuces_wild and k % 13 == DEUCE - 1) else 4 * k)
-        for k in range(JOKER_KIND + 1)
-    )
-    for deuces_wild in (False, True)
-}
-"""A hand packs into one int, 4 bits a kind (15 cards hold < 16 of any); wild cards
-(jokers and, when wild, the 2s: §7.1) all count in the joker's field."""
 _WILD_NEEDS_LIMIT = 1 << 16
-"""Entries of one rule set's :func:`_wild_needs` memo before it starts afresh."""
+"""Entries of one rule set's memo of wild cards needed before it starts afresh."""
+
+
+class _LayoutCheck:
+    """A quick refutation of layouts under one set of meld options (see :meth:`too_few_wild`)."""
+
+    __slots__ = ("needs", "nibbles", "refutable", "rules")
+
+    def __init__(self, rules: MeldRules) -> None:
+        self.rules = rules
+        deuces_wild = bool(rules.wild_ranks)
+        # A hand packs into one int, 4 bits a kind (15 cards hold < 16 of any); the wild
+        # cards (jokers and, when wild, the 2s: §7.1) all count in the joker's field.
+        self.nibbles = tuple(
+            1
+            << (_WILD_SHIFT if k == JOKER_KIND or (deuces_wild and k % 13 == DEUCE - 1) else 4 * k)
+            for k in range(JOKER_KIND + 1)
+        )
+        # A-26 (ii): where a 2 may also be itself the wild cards are not fixed.
+        self.refutable = not (rules.wild_rank_natural and deuces_wild)
+        self.needs: dict[int, int] = {}
+        """A suit's packed naturals and the hand's wild cards -> the fewest of those
+        wild cards the suit's runs can use."""
+
+    def too_few_wild(self, kinds: list[int]) -> bool:
+        """True if the 15 cards ``kinds`` cannot form a layout for want of wild cards.
+
+        A layout lays all 15 cards, so its runs take every wild card: each suit's runs
+        (:func:`_suit_options`) use some, and together exactly the hand's.  If the
+        fewest each suit can make do with already add up to more, :func:`_layout` would
+        find nothing.  Most hands are refuted here by a memo look-up per suit, where the
+        full search builds a count vector and looks up four 13-tuples before combining
+        the suits, and the engine asks about every discard on every turn (§7.6).
+        """
+        if not self.refutable:
+            return False
+        code = sum(map(self.nibbles.__getitem__, kinds))
+        wild = code >> _WILD_SHIFT
+        needs = self.needs
+        used = 0
+        for shift in (0, _SUIT_BITS, 2 * _SUIT_BITS, 3 * _SUIT_BITS):
+            row = (code >> shift) & _SUIT_MASK
+            key = row << 5 | wild  # wild <= 15
+            need = needs.get(key)
+            if need is None:
+                if len(needs) >= _WILD_NEEDS_LIMIT:
+                    needs.clear()
+                need = needs[key] = _fewest_wild(row, wild, self.rules)
+            used += need
+            if used > wild:
+                return True
+        return False
+
+
+def _layout_check(options: Options) -> _LayoutCheck:
+    """The layout check under ``options`` (the options :func:`meld_rules_for` reads)."""
+    return _layout_check_of(
+        bool(options["deuces_wild"]),
+        bool(options["deuce_has_natural_position"]),
+        int(options["min_naturals_per_run"]),  # type: ignore[arg-type]
+    )
 
 
 @cache
-def _wild_needs(rules: MeldRules) -> dict[int, int]:
-    """The memo of :func:`_too_few_wild` under ``rules``: a suit's packed naturals and the
-    hand's wild cards -> the fewest of those wild cards the suit's runs can use."""
-    return {}
-
-
-def _too_few_wild(kinds: list[int], rules: MeldRules) -> bool:
-    """True if the 15 cards ``kinds`` cannot form a layout for want of wild cards.
-
-    A layout lays all 15 cards, so its runs take every wild card: each suit's runs
-    (:func:`_suit_options`) use some, and together exactly the hand's.  If the fewest
-    each suit can make do with already add up to more, :func:`_layout` would find
-    nothing.  Most hands are refuted here by a memo look-up per suit, where the full
-    search builds a count vector and looks up four 13-tuples before combining the
-    suits, and the engine asks about every discard on every turn (§7.6).  Where a 2
-    may also be itself (A-26 (ii)) the wild cards are not fixed: never refuted.
-    """
-    if rules.wild_rank_natural and rules.wild_ranks:
-        return False
-    code = sum(map(_NIBBLES[bool(rules.wild_ranks)].__getitem__, kinds))
-    wild = code >> _WILD_SHIFT
-    needs = _wild_needs(rules)
-    used = 0
-    for shift in (0, _SUIT_BITS, 2 * _SUIT_BITS, 3 * _SUIT_BITS):
-        row = (code >> shift) & _SUIT_MASK
-        key = row << 5 | wild  # wild <= 15
-        need = needs.get(key)
-        if need is None:
-            if len(needs) >= _WILD_NEEDS_LIMIT:
-                needs.clear()
-            need = needs[key] = _fewest_wild(row, wild, rules)
-        used += need
-        if used > wild:
-            return True
-    return False
+def _layout_check_of(deuces_wild: bool, deuce_natural: bool, min_natural: int) -> _LayoutCheck:
+    return _LayoutCheck(_meld_rules(deuces_wild, deuce_natural, min_natural))
 
 
 def _fewest_wild(row: int, wild: int, rules: MeldRules) -> int:
