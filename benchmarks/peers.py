@@ -26,6 +26,7 @@ over the rounds (``--stat best`` for the best round instead).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import random
@@ -169,7 +170,7 @@ class Worker:
     def ask(self, *words: object) -> str:
         stdin, stdout = self.process.stdin, self.process.stdout
         assert stdin is not None and stdout is not None
-        stdin.write(" ".join(map(str, words)) + "\n")
+        stdin.write(json.dumps(words) + "\n")  # row labels hold spaces ("remmi_de 8B")
         stdin.flush()
         answer = stdout.readline().strip()
         if not answer:
@@ -211,7 +212,7 @@ def serve(stdin: TextIO, stdout: TextIO) -> None:
     rows = dict(_settings())
     made: dict[str, Contestant] = {}
     for line in stdin:
-        command, *args = line.split()
+        command, *args = json.loads(line)
         if command == "where":
             answer = str(Path(rummykit.__file__).resolve().parents[1])
         else:

@@ -131,3 +131,32 @@ def test_peers_benchmark_rejects_an_unknown_variant() -> None:
     )
     assert result.returncode == 2
     assert b"unknown --variants nope" in result.stderr
+
+
+def test_peers_benchmark_times_another_source_tree_in_the_same_rounds() -> None:
+    """--against SRC adds a row per variant from a worker process importing SRC (here
+    this checkout's own src/); row labels with spaces cross the worker's pipe intact."""
+    pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "peers.py"),
+            "--quick",
+            "--rounds",
+            "1",
+            "--variants",
+            "remmi_de 8B",
+            "--against",
+            str(ROOT / "src"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        timeout=120,
+        check=False,
+    )
+    out = result.stdout.decode("utf-8")
+    assert result.returncode == 0, out + result.stderr.decode("utf-8", "replace")
+    assert f"(against) rows: rummykit from {ROOT / 'src'}" in out
+    labels = [line.split("|")[1].strip() for line in out.splitlines() if line.startswith("| ")]
+    assert labels[1:] == ["remmi_de 8B", "remmi_de 8B (against)", "OpenSpiel gin_rummy"]
