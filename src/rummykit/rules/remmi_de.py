@@ -371,33 +371,52 @@ def _isolated(counts: Sequence[int], enough: int, rules: MeldRules) -> list[int]
 
     A formation of two or more numbered tiles puts each next to another one: of the
     same number (a Kunst), or of its colour at most one position plus the jokers
-    available away (a Laufend, ``[R5 J J R8]``).
+    available away (a Laufend, ``[R5 J J R8]``).  Asked for every rack of an 8B board
+    player on every turn: each colour is a bit mask of the run positions it holds
+    (the 1 at both 1 and 14), each tile one mask test.
     """
     jokers = counts[JOKER_KIND]
     if rules.max_wild is not None:
         jokers = min(jokers, rules.max_wild)
-    reach = 1 + jokers
+    near = _near_masks(1 + jokers)
+    masks = [0, 0, 0, 0]
+    for kind in range(52):
+        if counts[kind]:
+            masks[kind // 13] |= _POSITION_BITS[kind % 13]
     found: list[int] = []
     for kind in range(52):
         if not counts[kind]:
             continue
         colour, rank0 = divmod(kind, 13)
-        if any(counts[c * 13 + rank0] for c in range(4) if c != colour):
-            continue
-        row = counts[colour * 13 : colour * 13 + 13]
-        have = (0, *row, row[0])  # positions 0..14; 14 is the high 1
-        spots = (1, HIGH_ACE) if rank0 == 0 else (rank0 + 1,)
-        if not any(
-            have[q]
-            for p in spots
-            for d in range(1, reach + 1)
-            for q in (p - d, p + d)
-            if 1 <= q <= HIGH_ACE
-        ):
-            found.append(kind)
-            if len(found) >= enough:
-                break
+        own = masks[colour]
+        rank_bit = _POSITION_BITS[rank0]
+        others = masks[(colour + 1) % 4] | masks[(colour + 2) % 4] | masks[(colour + 3) % 4]
+        if others & rank_bit or own & near[rank0]:
+            continue  # a Kunst partner, or a Laufend partner within reach
+        found.append(kind)
+        if len(found) >= enough:
+            break
     return found
+
+
+_POSITION_BITS = tuple((1 << 1 | 1 << HIGH_ACE) if r == 0 else 1 << (r + 1) for r in range(13))
+"""The run positions (bits 1..14) of each number; the 1 is low and high."""
+
+
+@lru_cache(maxsize=16)
+def _near_masks(reach: int) -> tuple[int, ...]:
+    """Per number, the positions 1 to ``reach`` away from its own (of its colour)."""
+    out = []
+    for rank0 in range(13):
+        spots = (1, HIGH_ACE) if rank0 == 0 else (rank0 + 1,)
+        mask = 0
+        for p in spots:
+            for d in range(1, reach + 1):
+                for q in (p - d, p + d):
+                    if 1 <= q <= HIGH_ACE:
+                        mask |= 1 << q
+        out.append(mask)
+    return tuple(out)
 
 
 def _rest(counts: tuple[int, ...], cand: Candidate) -> tuple[int, ...] | None:
