@@ -372,51 +372,50 @@ def _isolated(counts: Sequence[int], enough: int, rules: MeldRules) -> list[int]
     A formation of two or more numbered tiles puts each next to another one: of the
     same number (a Kunst), or of its colour at most one position plus the jokers
     available away (a Laufend, ``[R5 J J R8]``).  Asked for every rack of an 8B board
-    player on every turn: each colour is a bit mask of the run positions it holds
-    (the 1 at both 1 and 14), each tile one mask test.
+    player on every turn, so it works on bit masks: bit p of a colour's mask is set
+    when it holds the tile for run position p (1..14, the 1 at both 1 and 14).
     """
     jokers = counts[JOKER_KIND]
     if rules.max_wild is not None:
         jokers = min(jokers, rules.max_wild)
-    near = _near_masks(1 + jokers)
-    masks = [0, 0, 0, 0]
-    for kind in range(52):
-        if counts[kind]:
-            masks[kind // 13] |= _POSITION_BITS[kind % 13]
+    masks = [_position_mask(tuple(counts[c * 13 : c * 13 + 13])) for c in range(4)]
     found: list[int] = []
-    for kind in range(52):
-        if not counts[kind]:
+    for colour, own in enumerate(masks):
+        if not own:
             continue
-        colour, rank0 = divmod(kind, 13)
-        own = masks[colour]
-        rank_bit = _POSITION_BITS[rank0]
         others = masks[(colour + 1) % 4] | masks[(colour + 2) % 4] | masks[(colour + 3) % 4]
-        if others & rank_bit or own & near[rank0]:
-            continue  # a Kunst partner, or a Laufend partner within reach
-        found.append(kind)
-        if len(found) >= enough:
-            break
+        near = 0
+        for d in range(1, jokers + 2):
+            near |= (own << d) | (own >> d)
+        # Alone: no tile of its colour within reach, no tile of its number elsewhere.
+        alone = own & ~near & ~others
+        if not alone:
+            continue
+        base = colour * 13
+        # A 1 is alone only if alone at both of its positions.
+        if alone & _ONE_BITS == _ONE_BITS:
+            found.append(base)
+            if len(found) >= enough:
+                return found
+        for position in range(2, HIGH_ACE):
+            if alone >> position & 1:
+                found.append(base + position - 1)
+                if len(found) >= enough:
+                    return found
     return found
 
 
-_POSITION_BITS = tuple((1 << 1 | 1 << HIGH_ACE) if r == 0 else 1 << (r + 1) for r in range(13))
-"""The run positions (bits 1..14) of each number; the 1 is low and high."""
+_ONE_BITS = 1 << 1 | 1 << HIGH_ACE
 
 
-@lru_cache(maxsize=16)
-def _near_masks(reach: int) -> tuple[int, ...]:
-    """Per number, the positions 1 to ``reach`` away from its own (of its colour)."""
-    out = []
-    for rank0 in range(13):
-        spots = (1, HIGH_ACE) if rank0 == 0 else (rank0 + 1,)
-        mask = 0
-        for p in spots:
-            for d in range(1, reach + 1):
-                for q in (p - d, p + d):
-                    if 1 <= q <= HIGH_ACE:
-                        mask |= 1 << q
-        out.append(mask)
-    return tuple(out)
+@lru_cache(maxsize=16384)
+def _position_mask(row: tuple[int, ...]) -> int:
+    """The run positions (bits 1..14) one colour's 13 counts hold (the 1 low and high)."""
+    mask = 0
+    for rank0, count in enumerate(row):
+        if count:
+            mask |= _ONE_BITS if rank0 == 0 else 1 << (rank0 + 1)
+    return mask
 
 
 def _rest(counts: tuple[int, ...], cand: Candidate) -> tuple[int, ...] | None:
