@@ -160,7 +160,7 @@ def read_meld(
     )
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=1 << 13)  # a few MB at most; 100 random remmi_de deals read < 700 melds
 def _cached_readings(
     faces: tuple[Face, ...], rules: MeldRules, declared: tuple[Face | None, ...] | None
 ) -> tuple[Reading, ...]:
