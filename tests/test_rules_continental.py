@@ -341,7 +341,7 @@ def test_the_wild_card_count_never_refutes_a_layout(
     rules = meld_rules_for(options)
     kinds = [f.kind for f in hand]
     full = _layout(counts_of(kinds), rules)
-    if _layout_check(options).too_few_wild(kinds):
+    if _layout_check(options).too_few_wild(hand):
         assert full is None
     assert find_layout(hand, options) == full
 
@@ -364,7 +364,7 @@ def test_the_refutation_counts_the_wild_cards(
 ) -> None:
     hand = parse_faces(f"{RUNS_AND_THREE} {last}", CARDS)
     options = opts(**given_options)
-    assert _layout_check(options).too_few_wild([f.kind for f in hand]) is refuted
+    assert _layout_check(options).too_few_wild(hand) is refuted
     assert (find_layout(hand, options) is None) is refuted
 
 

@@ -275,11 +275,10 @@ def find_layout(faces: Sequence[Face], options: Options) -> Layout | None:
     """
     if len(faces) != HAND_SIZE:
         return None
-    kinds = [f.kind for f in faces]
     check = _layout_check(options)
-    if check.too_few_wild(kinds):
+    if check.too_few_wild(faces):
         return None
-    return _layout(counts_of(kinds), check.rules)
+    return _layout(counts_of([f.kind for f in faces]), check.rules)
 
 
 _SUIT_BITS = 4 * 13
@@ -310,8 +309,8 @@ class _LayoutCheck:
         """A suit's packed naturals and the hand's wild cards -> the fewest of those
         wild cards the suit's runs can use."""
 
-    def too_few_wild(self, kinds: list[int]) -> bool:
-        """True if the 15 cards ``kinds`` cannot form a layout for want of wild cards.
+    def too_few_wild(self, faces: Sequence[Face]) -> bool:
+        """True if the 15 cards ``faces`` cannot form a layout for want of wild cards.
 
         A layout lays all 15 cards, so its runs take every wild card: each suit's runs
         (:func:`_suit_options`) use some, and together exactly the hand's.  If the
@@ -322,7 +321,8 @@ class _LayoutCheck:
         """
         if not self.refutable:
             return False
-        code = sum(map(self.nibbles.__getitem__, kinds))
+        nibbles = self.nibbles
+        code = sum([nibbles[f.kind] for f in faces])
         wild = code >> _WILD_SHIFT
         needs = self.needs
         used = 0
