@@ -8,7 +8,7 @@ least-deadwood arrangement (A-24), which :func:`arrange` computes exactly.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from rummykit.model.arrange import best_packing
 from rummykit.model.candidates import Candidate, candidates, counts_of
@@ -121,8 +121,16 @@ _OPTIONS = (
 def meld_rules_for(options: Options) -> MeldRules:
     """RULES §6.4: runs with the ace high or low (no wrap), sets of any suits, and at
     most ``max_jokers_per_meld`` jokers in a meld."""
-    distinct = bool(options["set_distinct_suits"])
-    jokers = int(options["max_jokers_per_meld"])  # type: ignore[arg-type]
+    return _meld_rules(
+        bool(options["set_distinct_suits"]),
+        int(options["max_jokers_per_meld"]),  # type: ignore[arg-type]
+    )
+
+
+@cache
+def _meld_rules(distinct: bool, jokers: int) -> MeldRules:
+    # One object per option pair: the closing check (every turn) and the deal-end
+    # arrangement look their answers up in caches keyed by it.
     return MeldRules(
         min_size=3,
         ace_low=True,
