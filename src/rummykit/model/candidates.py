@@ -196,9 +196,6 @@ def _runs(
     for suit in suits:
         base = suit * 13
         row = counts[base : base + 13]
-        if max(row) > 2:
-            # Only "none / one / two or more" matters for a run, so clamp for cache hits.
-            row = tuple(c if c < 2 else 2 for c in row)
         key = (suit, row, max_wild)
         found = cache.get(key)
         if found is None:
