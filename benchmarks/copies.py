@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
 
 from rummykit.engine.game import Game
 from rummykit.rules import all_variants
@@ -19,9 +20,9 @@ from rummykit.rules import all_variants
 COPIES = 20_000
 
 
-def mid_deal(variant: str, players: int) -> Game:
+def mid_deal(variant: str, players: int, options: dict[str, object] | None = None) -> Game:
     """A game of ``variant`` 60 random actions into its first deal."""
-    game = Game(variant, players, {}, seed=3)
+    game = Game(variant, players, options or {}, seed=3)
     rng = random.Random(1)
     for _ in range(60):
         if game.is_over:
@@ -33,12 +34,17 @@ def mid_deal(variant: str, players: int) -> Game:
 
 def copy_time(game: Game, copies: int = COPIES) -> float:
     """Seconds per ``game.copy()``, best of three."""
+    return best_call_time(game.copy, copies)
+
+
+def best_call_time(call: Callable[[], object], calls: int, runs: int = 3) -> float:
+    """Seconds per ``call()`` over ``calls`` calls, best of ``runs`` runs."""
     best = float("inf")
-    for _ in range(3):
+    for _ in range(runs):
         start = time.perf_counter()
-        for _ in range(copies):
-            game.copy()
-        best = min(best, (time.perf_counter() - start) / copies)
+        for _ in range(calls):
+            call()
+        best = min(best, (time.perf_counter() - start) / calls)
     return best
 
 

@@ -45,18 +45,21 @@ def one_deal(variant: str) -> dict[str, object]:
     return options
 
 
-EXTRA_ROWS = {"remmi_de 8B": ("remmi_de", {"board_variant": True})}
+EXTRA_ROWS: dict[str, tuple[str, dict[str, object]]] = {
+    "remmi_de 8B": ("remmi_de", {"board_variant": True})
+}
 """Variant settings measured as rows of their own: name → (variant, options)."""
 
 
-def random_playouts(
+def playout_counts(
     variant: str,
     deals: int,
     players: int,
     first_seed: int = 0,
     extra: dict[str, object] | None = None,
-) -> float:
-    """Engine actions per second of uniformly random legal play."""
+) -> tuple[int, float]:
+    """(engine actions, CPU seconds) of uniformly random legal play over ``deals``
+    single deals from seeds ``first_seed`` on."""
     actions = 0
     options = {**one_deal(variant), **(extra or {})}
     start = time.process_time()
@@ -67,7 +70,19 @@ def random_playouts(
             legal = game.legal_actions()
             game.apply(legal[rng.randrange(len(legal))])
             actions += 1
-    return actions / (time.process_time() - start)
+    return actions, time.process_time() - start
+
+
+def random_playouts(
+    variant: str,
+    deals: int,
+    players: int,
+    first_seed: int = 0,
+    extra: dict[str, object] | None = None,
+) -> float:
+    """Engine actions per second of uniformly random legal play."""
+    actions, seconds = playout_counts(variant, deals, players, first_seed, extra)
+    return actions / seconds
 
 
 def greedy_deals(
@@ -180,7 +195,9 @@ def main() -> None:
         f"| {'variant':<12} | {'players':>7} | {'random actions/s':>16} | {'greedy deals/s':>14} |"
     )
     print(f"|{'-' * 14}|{'-' * 9}|{'-' * 18}|{'-' * 16}|")
-    settings = [(v.name, v.name, {}) for v in all_variants()]
+    settings: list[tuple[str, str, dict[str, object]]] = [
+        (v.name, v.name, {}) for v in all_variants()
+    ]
     settings += [(row, name, extra) for row, (name, extra) in EXTRA_ROWS.items()]
     for row, name, extra in settings:
         n = find_variant(name).default_players

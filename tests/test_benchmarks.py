@@ -1,5 +1,5 @@
-"""Smoke tests of benchmarks/run.py --quick and benchmarks/copies.py: they run and print
-their tables (timings unchecked)."""
+"""Smoke tests of benchmarks/run.py --quick, benchmarks/copies.py and benchmarks/peers.py
+--quick: they run and print their tables (timings unchecked)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 ROWS = (
@@ -75,3 +77,86 @@ def test_copy_benchmark_prints_a_row_per_variant() -> None:
     assert [r[0].strip() for r in rows] == [v.name for v in all_variants()]
     for row in rows:
         assert float(row[2]) > 0 and row[3].strip() == "≤ 20"
+
+
+def test_peers_benchmark_prints_two_variants_beside_openspiel() -> None:
+    pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "peers.py"),
+            "--quick",
+            "--variants",
+            "continental,german2",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        timeout=120,
+        check=False,
+    )
+    out, err = result.stdout.decode("utf-8"), result.stderr.decode("utf-8", "replace")
+    assert result.returncode == 0, out + err
+    assert out.startswith("rummykit beside OpenSpiel — Python ")
+    table = [line.strip("|").split("|") for line in out.splitlines() if line.startswith("|")]
+    assert [c.strip() for c in table[0]] == [
+        "variant",
+        "players",
+        "player actions/s",
+        "× OpenSpiel",
+        "copy µs",
+        "× clone",
+    ]
+    assert set("".join(table[1])) <= {"-"}
+    rows = {r[0].strip(): [c.strip() for c in r[1:]] for r in table[2:]}
+    # The rows asked for, in the variants' order, then the peer every ratio divides by.
+    assert list(rows) == ["continental", "german2", "OpenSpiel gin_rummy"]
+    assert [r[0] for r in rows.values()] == ["4", "2", "2"]
+    for _players, speed, ratio, copy, copy_ratio in rows.values():
+        assert float(speed.replace(",", "")) > 0 and float(copy) > 0
+        float(ratio), float(copy_ratio)  # numbers; their size is not checked
+    assert rows["OpenSpiel gin_rummy"][2] == rows["OpenSpiel gin_rummy"][4] == "1.00"
+    # Progress went to stderr: every contestant in both quick rounds.
+    assert "round 2/2: OpenSpiel gin_rummy" in err.splitlines()
+    assert "round 1/2: continental" in err.splitlines()
+
+
+def test_peers_benchmark_rejects_an_unknown_variant() -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "peers.py"), "--variants", "nope"],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert b"unknown --variants nope" in result.stderr
+
+
+def test_peers_benchmark_times_another_source_tree_in_the_same_rounds() -> None:
+    """--against SRC adds a row per variant from a worker process importing SRC (here
+    this checkout's own src/); row labels with spaces cross the worker's pipe intact."""
+    pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "peers.py"),
+            "--quick",
+            "--rounds",
+            "1",
+            "--variants",
+            "remmi_de 8B",
+            "--against",
+            str(ROOT / "src"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        timeout=120,
+        check=False,
+    )
+    out = result.stdout.decode("utf-8")
+    assert result.returncode == 0, out + result.stderr.decode("utf-8", "replace")
+    assert f"(against) rows: rummykit from {ROOT / 'src'}" in out
+    labels = [line.split("|")[1].strip() for line in out.splitlines() if line.startswith("| ")]
+    assert labels[1:] == ["remmi_de 8B", "remmi_de 8B (against)", "OpenSpiel gin_rummy"]

@@ -164,6 +164,16 @@ def test_r5_j_j_reads_as_every_legal_interpretation() -> None:
             assert r.positions[0] == 5  # the natural R5 always sits at 5
 
 
+def test_read_meld_answers_each_caller_with_a_list_of_its_own() -> None:
+    """Readings are remembered between calls; a caller changing its list changes nothing
+    for the next one, and the input order still decides the positions."""
+    first = read("R5 J J")
+    first.clear()
+    assert len(read("R5 J J")) == 4
+    assert read("R5 R6 R7")[0].positions == (5, 6, 7)
+    assert read("R7 R6 R5")[0].positions == (7, 6, 5)
+
+
 def test_a_joker_next_to_a_high_one_cannot_wrap() -> None:
     """`[R13 R1 J]` may be 12-13-1 but never 13-1-2 (§9.7)."""
     assert {tuple(sorted(p)) for p in run_positions("R13 R1 J")} == {(12, 13, HIGH_ACE)}

@@ -40,6 +40,8 @@ def test_card_pack_sizes_and_copies(decks: int, jokers: int, size: int) -> None:
         assert [pack.faces[p] for p in pack.pieces_of(face)] == [face] * decks
     assert pack.name(pack.parse_piece(f"7C#{decks}")) == f"7C#{decks}"
     assert pack.faces[pack.parse_piece("7C")] == Face.parse("7C")
+    # Frozen, so every game of that size shares one (a new game asks each time).
+    assert card_pack(decks, jokers) is pack
 
 
 # ------------------------------------------------------------------ dealing

@@ -8,12 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rummykit.model.candidates import counts_of
 from rummykit.model.melds import read_meld
 from rummykit.model.pieces import Face, Material, parse_faces
 from rummykit.rules import OptionError, find_variant
 from rummykit.rules.continental import (
     CONTINENTAL,
     PATTERNS,
+    _layout,
+    _layout_check,
     deal,
     find_layout,
     match_over,
@@ -316,6 +319,53 @@ def _brute_force(hand: list[Face]) -> bool:
         return False
 
     return any(split(hand, sizes) for p in PATTERNS for sizes in set(permutations(p)))
+
+
+OPTION_SETS: tuple[dict[str, object], ...] = (
+    {},
+    {"deuces_wild": False},
+    {"deuce_has_natural_position": True},
+    {"min_naturals_per_run": 2},
+    {"min_naturals_per_run": 3},
+)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(near_layouts(), st.sampled_from(OPTION_SETS))
+def test_the_wild_card_count_never_refutes_a_layout(
+    hand: list[Face], given_options: dict[str, object]
+) -> None:
+    """Property: find_layout's quick refutation (too few wild cards for the suits' runs)
+    only refutes hands the full search finds no layout in; the answer is the same."""
+    options = opts(**given_options)
+    rules = meld_rules_for(options)
+    kinds = [f.kind for f in hand]
+    full = _layout(counts_of(kinds), rules)
+    if _layout_check(options).too_few_wild(hand):
+        assert full is None
+    assert find_layout(hand, options) == full
+
+
+RUNS_AND_THREE = "3H 4H 5H 6S 7S 8S 9D 10D JD QC KC AC 5H 6H"
+
+
+@pytest.mark.parametrize(
+    ("last", "given_options", "refuted"),
+    [
+        ("8H", {}, True),  # 5H 6H 8H needs a wild card for its 7H: there is none
+        ("JK", {}, False),  # the joker is that 7H
+        ("2C", {}, False),  # §7.1: so is any 2
+        ("2C", {"deuces_wild": False}, True),  # an ordinary 2 of clubs, in no run
+        ("2C", {"deuce_has_natural_position": True}, False),  # A-26 (ii): never refuted
+    ],
+)
+def test_the_refutation_counts_the_wild_cards(
+    last: str, given_options: dict[str, object], refuted: bool
+) -> None:
+    hand = parse_faces(f"{RUNS_AND_THREE} {last}", CARDS)
+    options = opts(**given_options)
+    assert _layout_check(options).too_few_wild(hand) is refuted
+    assert (find_layout(hand, options) is None) is refuted
 
 
 # ------------------------------------------------------------------ §7.8 settlement

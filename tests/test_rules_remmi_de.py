@@ -39,6 +39,7 @@ from rummykit.rules.remmi_de import (
     BOARD_CONTRACT,
     MELD_RULES,
     REMMI_DE,
+    _isolated,
     board_closes,
     build_wall,
     find_contract,
@@ -546,6 +547,24 @@ def test_board_finish_with_jokers_between_distant_tiles() -> None:
     assert find_contract(without, DEFAULTS) is not None
     gap = faces("R5 B1 K1 R8 B2 Y2 K2 Y9 Y10 Y11 B12 Y12 K12 R12")
     assert find_contract(gap, DEFAULTS) is None
+
+
+@pytest.mark.parametrize(
+    ("rack", "lonely"),
+    [
+        ("R1 R13 B7", ["B7"]),  # the 1 is high next to the 13 (§10.4); B7 has no partner
+        ("R1 R3 Y11 B9", ["R1", "R3", "Y11", "B9"]),  # no joker: two positions apart is too far
+        ("R1 R3 Y11 B9 J", ["Y11", "B9"]),  # one joker bridges R1 _ R3
+        ("R1 R4 Y11 B9 J J", ["Y11", "B9"]),  # two jokers bridge R1 _ _ R4
+        ("R1 R4 Y11 B9 K9 J", ["R1", "R4", "Y11"]),  # B9 and K9 make a Kunst's pair
+    ],
+)
+def test_tiles_with_no_possible_formation_partner(rack: str, lonely: list[str]) -> None:
+    """The 8B refutation (§10.10): tiles no other numbered tile can share a formation with,
+    in kind order (colours R Y B K)."""
+    counts = counts_of([f.kind for f in faces(rack)])
+    assert _isolated(counts, 99, MELD_RULES) == [f.kind for f in faces(" ".join(lonely))]
+    assert _isolated(counts, 1, MELD_RULES) == [f.kind for f in faces(lonely[0])]
 
 
 @cache

@@ -25,12 +25,14 @@ from rummykit.engine.actions import CallRemi, Discard, Draw, TakeColumn
 from rummykit.engine.game import Phase
 from rummykit.engine.record import record_of, replay
 from rummykit.engine.view import public_notation
+from rummykit.model.candidates import counts_of
 from rummykit.model.melds import read_meld
 from rummykit.model.pieces import JOKER_KIND, Face, Material
 from rummykit.rules.options import OptionError
 from rummykit.rules.variant import SeatOutcome, find_variant
 from rummykit.rules.vienna import (
     VIENNA,
+    _partnerless,
     arrange,
     closing_discards,
     meld_rules_for,
@@ -371,6 +373,27 @@ def test_closing_discards_of_nearly_melded_hands(drawn: tuple[list[Face], Face])
     closes = closing_discards(hand, options())
     assert closes == brute_closes(hand, RULES)
     assert extra in closes
+
+
+@pytest.mark.parametrize(
+    ("hand", "given", "alone"),
+    [
+        ("3H 9S KD", {}, 3),  # nothing near anything
+        ("3H 5H 9S KD", {}, 2),  # 3H-5H: one gap for the joker
+        ("3H 6H 9S 9D", {}, 2),  # 3H and 6H are too far apart; the 9s make a set's pair
+        ("QH AH 2C 2C", {}, 0),  # Q-K-A: the ace is high; two 2C make a pair in a set
+        ("QH AH 2C 2C", {"set_distinct_suits": True}, 2),  # ... but not when suits differ
+        ("3H 9S JK JK", {"max_jokers_per_meld": 2}, 0),  # two jokers: a card melds alone
+        ("3H 9S JK JK", {}, 2),  # one joker a meld: still alone
+    ],
+)
+def test_cards_with_no_possible_meld_partner(
+    hand: str, given: dict[str, object], alone: int
+) -> None:
+    """The quick refutation of §6.6 closing: the naturals no other natural can join in a
+    meld with at most one joker (two of them and the hand cannot close)."""
+    counts = counts_of([f.kind for f in faces(hand)])
+    assert _partnerless(counts, meld_rules_for(options(**given))) == alone
 
 
 def test_closing_discards_under_options() -> None:

@@ -50,7 +50,14 @@ from rummykit.model.melds import (
     position_rank,
     read_meld,
 )
-from rummykit.model.pieces import JOKER_KIND, Face, Material
+from rummykit.model.pieces import (
+    JOKER_KIND,
+    SUIT_COUNT,
+    Face,
+    Material,
+    kind_of,
+    suit_of_kind,
+)
 from rummykit.rules.options import Options, fingerprint
 from rummykit.rules.variant import (
     Contract,
@@ -213,7 +220,7 @@ def _natural_slots(formation: Formation, rules: MeldRules) -> dict[int, int]:
     if formation.kind is MeldKind.RUN:
         for p in (formation.positions[0] - 1, formation.positions[-1] + 1):
             if 1 <= p <= HIGH_ACE:
-                kind = formation.suit * 13 + position_rank(p) - 1
+                kind = kind_of(formation.suit, position_rank(p))
                 face = Face.of(Material.TILES, formation.suit, position_rank(p))
                 slot = formation.run_slot_for(face, rules, None)
                 if slot is not None and kind not in out:
@@ -222,10 +229,10 @@ def _natural_slots(formation: Formation, rules: MeldRules) -> dict[int, int]:
     size = len(formation.pieces)
     if size >= rules.set_max_size or (rules.set_distinct_suits and size >= 4):
         return out
-    present = {k // 13 for k in formation.kinds if k != JOKER_KIND}
-    for suit in range(4):
+    present = {suit_of_kind(k) for k in formation.kinds if k != JOKER_KIND}
+    for suit in range(SUIT_COUNT):
         if not (rules.set_distinct_suits and suit in present):
-            out[suit * 13 + formation.rank - 1] = formation.rank
+            out[kind_of(suit, formation.rank)] = formation.rank
     return out
 
 

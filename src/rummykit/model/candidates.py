@@ -10,7 +10,7 @@ formation whose pieces the counts cover appears once.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement, cycle, product
 
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, position_rank, run_order
@@ -60,7 +60,7 @@ class Candidate:
 
     def faces(self, material: Material) -> tuple[Face, ...]:
         """Its faces in display order."""
-        return tuple(Face.from_kind(material, k) for k in self.kinds)
+        return tuple(map(_face_table(material).__getitem__, self.kinds))
 
     def declared(self, material: Material) -> tuple[Face | None, ...]:
         """What each wild piece stands for (sets: see :func:`set_joker_suits`).
@@ -79,6 +79,12 @@ class Candidate:
         for w in wild:
             out.append(Face.of(material, next(suits), rank) if w else None)
         return tuple(out)
+
+
+@cache
+def _face_table(material: Material) -> tuple[Face, ...]:
+    """Every face of ``material`` by kind (faces are shown on every turn and deal end)."""
+    return tuple(Face.from_kind(material, k) for k in range(JOKER_KIND + 1))
 
 
 def set_joker_suits(kinds: tuple[int, ...], rank: int | None = None) -> tuple[int, ...]:
@@ -202,13 +208,18 @@ def _runs(
         cache.clear()
     for suit in suits:
         row = counts[suit_kinds(suit)]
-        if max(row) > 2:
-            # Only "none / one / two or more" matters for a run, so clamp for cache hits.
-            row = tuple(c if c < 2 else 2 for c in row)
         key = (suit, row, max_wild)
         found = cache.get(key)
         if found is None:
-            found = cache[key] = _suit_runs(suit, row, max_wild, rules)
+            # A suit's runs depend only on which ranks it holds, and for the ace whether
+            # it holds one or two (one cannot fill both ends): rows that differ in
+            # nothing else share one enumeration.
+            canonical = (row[0] if row[0] < 2 else 2, *(1 if c else 0 for c in row[1:]))
+            same = (suit, canonical, max_wild)
+            found = cache.get(same)
+            if found is None:
+                found = cache[same] = _suit_runs(suit, canonical, max_wild, rules)
+            cache[key] = found
         out.extend(found)
 
 
@@ -361,18 +372,21 @@ def _sets(
     distinct = rules.set_distinct_suits
     for rank in ranks:
         column = counts[rank - 1 : 52 : 13]  # this rank's count in each suit
-        if any(column):
-            # Distinct suits: only whether a suit is present matters (and makes the key
-            # shared by more racks); repeated suits: how many copies of each.
-            key = (rank, tuple(map(bool, column)) if distinct else column, max_wild)
+        if column != _NO_SUIT:
+            # The column itself is the key (at most 5**4 of them a rank): cheaper to
+            # build on every call than the presence flags that distinct suits depend on.
+            key = (rank, column, max_wild)
             found = cache.get(key)
             if found is None:
-                if distinct:
-                    found = _rank_sets(rank, key[1], max_wild, rules)
-                else:
+                if distinct:  # only whether a suit is present matters
+                    found = _rank_sets(rank, tuple(map(bool, column)), max_wild, rules)
+                else:  # repeated suits: how many copies of each
                     found = _rank_multisets(rank, column, max_wild, rules)
                 cache[key] = found
             out.extend(found)
+
+
+_NO_SUIT = (0, 0, 0, 0)
 
 
 def _rank_sets(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache
+from functools import cache, lru_cache
 from itertools import permutations, product
 
 from rummykit.model.pieces import Face
@@ -153,6 +153,25 @@ def read_meld(
     (``J(R7)``).  Order of the input does not matter.  A piece of a wild rank that
     may also stand for itself (:attr:`MeldRules.wild_rank_natural`) is tried both ways.
     """
+    # The same few thousand melds are read over and over (every meld, attachment and
+    # check in every game): the readings are remembered, and each caller gets its own list.
+    return list(
+        _cached_readings(tuple(faces), rules, None if declared is None else tuple(declared))
+    )
+
+
+@lru_cache(maxsize=1 << 13)  # a few MB at most; 100 random remmi_de deals read < 700 melds
+def _cached_readings(
+    faces: tuple[Face, ...], rules: MeldRules, declared: tuple[Face | None, ...] | None
+) -> tuple[Reading, ...]:
+    return tuple(_read_meld(faces, rules, declared))
+
+
+def _read_meld(
+    faces: Sequence[Face],
+    rules: MeldRules,
+    declared: Sequence[Face | None] | None,
+) -> list[Reading]:
     size = len(faces)
     if size < rules.min_size:
         return []

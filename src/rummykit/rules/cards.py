@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from rummykit.model.pieces import Face, Material, PieceSet
 from rummykit.rules.options import OptionKind, Options, OptionSpec
@@ -44,8 +45,13 @@ RECYCLE_OPTIONS = (
 """Options every card variant shares (stock exhaustion and the taken discard)."""
 
 
+@cache
 def card_pack(decks: int, jokers: int) -> PieceSet:
-    """``decks`` 52-card packs shuffled together plus ``jokers`` jokers."""
+    """``decks`` 52-card packs shuffled together plus ``jokers`` jokers.
+
+    One frozen set per size: variants whose pack depends on an option ask on every
+    new game.
+    """
     return PieceSet.build(Material.CARDS, copies=decks, jokers=jokers)
 
 

@@ -13,7 +13,16 @@ from itertools import combinations, product
 
 from rummykit.model.candidates import Candidate, counts_of
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, position_rank, run_order
-from rummykit.model.pieces import JOKER_KIND, Face, PieceSet
+from rummykit.model.pieces import (
+    JOKER_KIND,
+    RANKS_PER_SUIT,
+    SUIT_COUNT,
+    Face,
+    PieceSet,
+    kind_of,
+    rank_of_kind,
+    suit_kinds,
+)
 from rummykit.rules.cards import RECYCLE_OPTIONS, card_pack, deal_in_packets
 from rummykit.rules.options import OptionError, OptionKind, Options, OptionSpec
 from rummykit.rules.variant import (
@@ -275,20 +284,110 @@ def find_layout(faces: Sequence[Face], options: Options) -> Layout | None:
     """
     if len(faces) != HAND_SIZE:
         return None
-    return _layout(counts_of([f.kind for f in faces]), meld_rules_for(options))
+    check = _layout_check(options)
+    if check.too_few_wild(faces):
+        return None
+    return _layout(counts_of([f.kind for f in faces]), check.rules)
+
+
+_SUIT_BITS = SUIT_COUNT * RANKS_PER_SUIT
+_SUIT_MASK = (1 << _SUIT_BITS) - 1
+_WILD_SHIFT = 4 * JOKER_KIND
+_WILD_NEEDS_LIMIT = 1 << 16
+"""Entries of one rule set's memo of wild cards needed before it starts afresh."""
+
+
+class _LayoutCheck:
+    """A quick refutation of layouts under one set of meld options (see :meth:`too_few_wild`)."""
+
+    __slots__ = ("needs", "nibbles", "refutable", "rules")
+
+    def __init__(self, rules: MeldRules) -> None:
+        self.rules = rules
+        deuces_wild = bool(rules.wild_ranks)
+        # A hand packs into one int, 4 bits a kind (15 cards hold < 16 of any); the wild
+        # cards (jokers and, when wild, the 2s: §7.1) all count in the joker's field.
+        self.nibbles = tuple(
+            1
+            << (
+                _WILD_SHIFT
+                if k == JOKER_KIND or (deuces_wild and rank_of_kind(k) == DEUCE)
+                else 4 * k
+            )
+            for k in range(JOKER_KIND + 1)
+        )
+        # A-26 (ii): where a 2 may also be itself the wild cards are not fixed.
+        self.refutable = not (rules.wild_rank_natural and deuces_wild)
+        self.needs: dict[int, int] = {}
+        """A suit's packed naturals and the hand's wild cards -> the fewest of those
+        wild cards the suit's runs can use."""
+
+    def too_few_wild(self, faces: Sequence[Face]) -> bool:
+        """True if the 15 cards ``faces`` cannot form a layout for want of wild cards.
+
+        A layout lays all 15 cards, so its runs take every wild card: each suit's runs
+        (:func:`_suit_options`) use some, and together exactly the hand's.  If the
+        fewest each suit can make do with already add up to more, :func:`_layout` would
+        find nothing.  Most hands are refuted here by a memo look-up per suit, where the
+        full search builds a count vector and looks up four 13-tuples before combining
+        the suits, and the engine asks about every discard on every turn (§7.6).
+        """
+        if not self.refutable:
+            return False
+        nibbles = self.nibbles
+        code = sum([nibbles[f.kind] for f in faces])
+        wild = code >> _WILD_SHIFT
+        needs = self.needs
+        used = 0
+        for shift in (0, _SUIT_BITS, 2 * _SUIT_BITS, 3 * _SUIT_BITS):
+            row = (code >> shift) & _SUIT_MASK
+            key = row << 5 | wild  # wild <= 15
+            need = needs.get(key)
+            if need is None:
+                if len(needs) >= _WILD_NEEDS_LIMIT:
+                    needs.clear()
+                need = needs[key] = _fewest_wild(row, wild, self.rules)
+            used += need
+            if used > wild:
+                return True
+        return False
+
+
+def _layout_check(options: Options) -> _LayoutCheck:
+    """The layout check under ``options`` (the options :func:`meld_rules_for` reads)."""
+    return _layout_check_of(
+        bool(options["deuces_wild"]),
+        bool(options["deuce_has_natural_position"]),
+        int(options["min_naturals_per_run"]),  # type: ignore[arg-type]
+    )
+
+
+@cache
+def _layout_check_of(deuces_wild: bool, deuce_natural: bool, min_natural: int) -> _LayoutCheck:
+    return _LayoutCheck(_meld_rules(deuces_wild, deuce_natural, min_natural))
+
+
+def _fewest_wild(row: int, wild: int, rules: MeldRules) -> int:
+    """The fewest of ``wild`` wild cards with which runs lay the suit's naturals ``row``
+    (packed 4 bits a rank) as part of a layout; ``wild + 1`` if none will do."""
+    counts = tuple((row >> 4 * r) & 15 for r in range(13))
+    naturals = sum(counts)
+    options = _suit_options(counts, run_order(rules), rules.min_natural, wild)
+    # Runs of total size S through n naturals hold S - n wild cards.
+    return min((sum(sizes) - naturals for sizes in options), default=wild + 1)
 
 
 @lru_cache(maxsize=1 << 16)
 def _layout(counts: tuple[int, ...], rules: MeldRules) -> Layout | None:
     order = run_order(rules)
-    deuces = [s * 13 + DEUCE - 1 for s in range(4)] if rules.wild_ranks else []
+    deuces = [kind_of(s, DEUCE) for s in range(SUIT_COUNT)] if rules.wild_ranks else []
     flexible = rules.wild_rank_natural and bool(rules.wild_ranks)
     # A-26 (ii): each 2 may be natural in its own suit; choose how many per suit are.
     natural_deuces = product(*(range(counts[k] + 1) for k in deuces)) if flexible else [()]
     for kept in natural_deuces:
         rows = []
         for suit in range(4):
-            row = list(counts[suit * 13 : suit * 13 + 13])
+            row = list(counts[suit_kinds(suit)])
             if deuces:
                 row[DEUCE - 1] = kept[suit] if flexible else 0
             rows.append(tuple(row))
@@ -359,7 +458,7 @@ def _build(
     for suit, (start, length, naturals) in runs:
         positions = order[start : start + length]
         kinds = tuple(
-            suit * 13 + position_rank(p) - 1 if j in naturals else wild.pop()
+            kind_of(suit, position_rank(p)) if j in naturals else wild.pop()
             for j, p in zip(range(start, start + length), positions, strict=True)
         )
         need: dict[int, int] = {}

@@ -22,9 +22,7 @@ from rummykit.model.pieces import (
     Face,
     Material,
     kind_of,
-    rank_of_kind,
     suit_kinds,
-    suit_of_kind,
 )
 from rummykit.rules.options import OptionKind, Options, OptionSpec, per_player
 from rummykit.rules.tiles import TILES_106, lay_wall
@@ -380,33 +378,51 @@ def _isolated(counts: Sequence[int], enough: int, rules: MeldRules) -> list[int]
 
     A formation of two or more numbered tiles puts each next to another one: of the
     same number (a Kunst), or of its colour at most one position plus the jokers
-    available away (a Laufend, ``[R5 J J R8]``).
+    available away (a Laufend, ``[R5 J J R8]``).  Asked for every rack of an 8B board
+    player on every turn, so it works on bit masks: bit p of a colour's mask is set
+    when it holds the tile for run position p (1..14, the 1 at both 1 and 14).
     """
     jokers = counts[JOKER_KIND]
     if rules.max_wild is not None:
         jokers = min(jokers, rules.max_wild)
-    reach = 1 + jokers
+    masks = [_position_mask(counts[suit_kinds(c)]) for c in range(SUIT_COUNT)]
     found: list[int] = []
-    for kind in range(52):
-        if not counts[kind]:
+    for colour, own in enumerate(masks):
+        if not own:
             continue
-        colour, rank = suit_of_kind(kind), rank_of_kind(kind)
-        if any(counts[kind_of(c, rank)] for c in range(SUIT_COUNT) if c != colour):
+        others = masks[(colour + 1) % 4] | masks[(colour + 2) % 4] | masks[(colour + 3) % 4]
+        near = 0
+        for d in range(1, jokers + 2):
+            near |= (own << d) | (own >> d)
+        # Alone: no tile of its colour within reach, no tile of its number elsewhere.
+        alone = own & ~near & ~others
+        if not alone:
             continue
-        row = counts[suit_kinds(colour)]
-        have = (0, *row, row[0])  # positions 0..14; 14 is the high 1
-        spots = (1, HIGH_ACE) if rank == 1 else (rank,)
-        if not any(
-            have[q]
-            for p in spots
-            for d in range(1, reach + 1)
-            for q in (p - d, p + d)
-            if 1 <= q <= HIGH_ACE
-        ):
-            found.append(kind)
+        base = kind_of(colour, 1)
+        # A 1 is alone only if alone at both of its positions.
+        if alone & _ONE_BITS == _ONE_BITS:
+            found.append(base)
             if len(found) >= enough:
-                break
+                return found
+        for position in range(2, HIGH_ACE):
+            if alone >> position & 1:
+                found.append(base + position - 1)
+                if len(found) >= enough:
+                    return found
     return found
+
+
+_ONE_BITS = 1 << 1 | 1 << HIGH_ACE
+
+
+@lru_cache(maxsize=16384)
+def _position_mask(row: tuple[int, ...]) -> int:
+    """The run positions (bits 1..14) one colour's 13 counts hold (the 1 low and high)."""
+    mask = 0
+    for rank0, count in enumerate(row):
+        if count:
+            mask |= _ONE_BITS if rank0 == 0 else 1 << (rank0 + 1)
+    return mask
 
 
 def _rest(counts: tuple[int, ...], cand: Candidate) -> tuple[int, ...] | None:

@@ -8,12 +8,21 @@ least-deadwood arrangement (A-24), which :func:`arrange` computes exactly.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from rummykit.model.arrange import best_packing
 from rummykit.model.candidates import Candidate, candidates, counts_of
-from rummykit.model.melds import MeldKind, MeldRules
-from rummykit.model.pieces import JOKER_KIND, Face, Material, PieceSet
+from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, position_rank
+from rummykit.model.pieces import (
+    JOKER_KIND,
+    SUIT_COUNT,
+    Face,
+    Material,
+    PieceSet,
+    kind_of,
+    rank_of_kind,
+    suit_of_kind,
+)
 from rummykit.rules.cards import RECYCLE_OPTIONS, card_pack, deal_in_packets
 from rummykit.rules.options import OptionKind, Options, OptionSpec
 from rummykit.rules.variant import (
@@ -47,7 +56,7 @@ VALUES = {1: 11, **{r: r for r in range(2, 11)}, 11: 10, 12: 10, 13: 10}
 JOKER_VALUE = 25
 """RULES §6.8: a joker left unmatched counts 25."""
 
-_KIND_VALUES = (*(VALUES[k % 13 + 1] for k in range(52)), JOKER_VALUE)
+_KIND_VALUES = (*(VALUES[rank_of_kind(k)] for k in range(JOKER_KIND)), JOKER_VALUE)
 """Deadwood value of each face kind (index 52: the joker)."""
 
 ENGINE = OptionKind.ENGINE
@@ -121,8 +130,16 @@ _OPTIONS = (
 def meld_rules_for(options: Options) -> MeldRules:
     """RULES §6.4: runs with the ace high or low (no wrap), sets of any suits, and at
     most ``max_jokers_per_meld`` jokers in a meld."""
-    distinct = bool(options["set_distinct_suits"])
-    jokers = int(options["max_jokers_per_meld"])  # type: ignore[arg-type]
+    return _meld_rules(
+        bool(options["set_distinct_suits"]),
+        int(options["max_jokers_per_meld"]),  # type: ignore[arg-type]
+    )
+
+
+@cache
+def _meld_rules(distinct: bool, jokers: int) -> MeldRules:
+    # One object per option pair: the closing check (every turn) and the deal-end
+    # arrangement look their answers up in caches keyed by it.
     return MeldRules(
         min_size=3,
         ace_low=True,
@@ -213,33 +230,42 @@ def arrange(hand: Sequence[Face], options: Options) -> ShownHand:
     return ShownHand(melds=melds, deadwood=tuple(sorted(deadwood)), points=points)
 
 
+def _partner_masks() -> tuple[int, ...]:
+    """Per natural kind, the bits (``1 << kind``) of the other naturals it could share a
+    meld with alongside at most one joker: same rank in another suit, or same suit at
+    most two run positions away (the ace low at 1 or high at 14)."""
+    masks = []
+    for kind in range(JOKER_KIND):
+        suit, rank = suit_of_kind(kind), rank_of_kind(kind)
+        mask = sum(1 << kind_of(other, rank) for other in range(SUIT_COUNT) if other != suit)
+        for p in (1, HIGH_ACE) if rank == 1 else (rank,):
+            for q in (p - 2, p - 1, p + 1, p + 2):
+                if 1 <= q <= HIGH_ACE and position_rank(q) != rank:
+                    mask |= 1 << kind_of(suit, position_rank(q))
+        masks.append(mask)
+    return tuple(masks)
+
+
+_PARTNERS = _partner_masks()
+
+
 def _partnerless(counts: tuple[int, ...], rules: MeldRules) -> int:
     """How many natural cards have no other natural they could share a meld with.
 
     With at most one joker a meld holds two naturals of one rank, or of one suit at
     most two positions apart, so such a card lies in no meld.  (With two jokers a card
-    may meld alone: then nothing is counted.)
+    may meld alone: then nothing is counted.)  Asked on every turn (§6.6 closing
+    discards), so the hand is a bit set and each card one mask test (``_PARTNERS``).
     """
     wild = counts[JOKER_KIND] if rules.max_wild is None else min(rules.max_wild, counts[JOKER_KIND])
     if wild >= 2:
         return 0
+    held = [kind for kind in range(52) if counts[kind]]
+    present = sum(1 << kind for kind in held)
+    repeats_meld = not rules.set_distinct_suits  # two copies of a card make a set's pair
     alone = 0
-    for kind in range(52):
-        if not counts[kind]:
-            continue
-        suit, rank = divmod(kind, 13)
-        rank += 1
-        same_rank = (other * 13 + rank - 1 for other in range(4) if other != suit)
-        if (counts[kind] > 1 and not rules.set_distinct_suits) or any(counts[k] for k in same_rank):
-            continue
-        positions = (1, 14) if rank == 1 else (rank,)
-        near = {
-            q
-            for p in positions
-            for q in (p - 2, p - 1, p + 1, p + 2)
-            if 1 <= q <= 14 and q % 13 != rank % 13
-        }
-        if not any(counts[suit * 13 + (0 if q == 14 else q - 1)] for q in near):
+    for kind in held:
+        if not present & _PARTNERS[kind] and not (repeats_meld and counts[kind] > 1):
             alone += counts[kind]
     return alone
 
