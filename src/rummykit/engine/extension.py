@@ -21,6 +21,7 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from rummykit.engine.actions import Action
+from rummykit.rules.variant import ShownHand
 
 if TYPE_CHECKING:
     from rummykit.engine.game import Game
@@ -154,6 +155,11 @@ class Extension(Generic[S]):
     def take_use_alternative(self, game: Game) -> str:
         """Words added to the "the taken piece must be used" error: another way out."""
         return ""
+
+    def shown_hands(self, game: Game, rack_values: list[int]) -> list[ShownHand] | None:
+        """How each seat's hand is shown at the end of a deal that did not end void, if
+        this extension decides it (None: the variant's ``arrange_hand`` hook, if any)."""
+        return None
 
     def hidden_discard(self, game: Game) -> tuple[int | None, int]:
         """(piece, seat): a piece on the discard pile that lies face down and the one

@@ -405,6 +405,7 @@ class Game:
         self._discard_hooks = _overriding(self.extensions, "discarded")
         self._closing_hooks = _overriding(self.extensions, "closing_discards")
         self._table_action_hooks = _overriding(self.extensions, "table_actions")
+        self._shown_hooks = _overriding(self.extensions, "shown_hands")
         self._table_hooks = _overriding(self.extensions, "table_play_problem")
         self._column_hooks = _overriding(self.extensions, "column_take_problem")
         self._take_use_hooks = _overriding(self.extensions, "take_use_waived")
@@ -1304,18 +1305,13 @@ class Game:
         shown: list[ShownHand] = []
         arrange = self.variant.arrange_hand
         rack_values = [sum(self._score_value(self.faces[p]) for p in rack) for rack in self.racks]
-        if end != "void" and self.play.players_arrange:
-            # A-24 alternative: the melds each seat laid out, and the rest of its hand.
-            shown = [
-                ShownHand(
-                    melds=tuple(
-                        tuple(self.faces[p] for p in f.pieces) for f in self.table if f.owner == s
-                    ),
-                    deadwood=tuple(sorted(self.rack_faces(s))),
-                    points=rack_values[s],
-                )
-                for s in range(n)
-            ]
+        laid_out = None
+        if end != "void":
+            for ext in self._shown_hooks:
+                if laid_out is None:
+                    laid_out = ext.shown_hands(self, rack_values)
+        if laid_out is not None:
+            shown = laid_out
         elif arrange is not None and end != "void":
             # RULES §6.6: every hand is laid out in its least-deadwood arrangement.
             shown = [arrange(self.rack_faces(s), self.options) for s in range(n)]
@@ -1676,6 +1672,7 @@ class Game:
             "_discard_hooks",
             "_closing_hooks",
             "_table_action_hooks",
+            "_shown_hooks",
             "_table_hooks",
             "_column_hooks",
             "_take_use_hooks",

@@ -16,6 +16,7 @@ from rummykit.engine.extension import Extension, ExtensionState, register_extens
 from rummykit.engine.game import Phase
 from rummykit.model.melds import read_meld
 from rummykit.model.pieces import Face
+from rummykit.rules.variant import ShownHand
 
 if TYPE_CHECKING:
     from rummykit.engine.game import Game
@@ -70,6 +71,20 @@ class Call(Extension[CallState]):
 
     def new_state(self, game: Game) -> CallState:
         return CallState()
+
+    def shown_hands(self, game: Game, rack_values: list[int]) -> list[ShownHand] | None:
+        if not self.players_arrange:
+            return None
+        # A-24 alternative: the melds each seat laid out, and the rest of its hand.
+        faces = game.faces
+        return [
+            ShownHand(
+                melds=tuple(tuple(faces[p] for p in f.pieces) for f in game.table if f.owner == s),
+                deadwood=tuple(sorted(game.rack_faces(s))),
+                points=rack_values[s],
+            )
+            for s in range(game.players)
+        ]
 
     def hidden_discard(self, game: Game) -> tuple[int | None, int]:
         state = self.state(game)
