@@ -19,6 +19,7 @@ from rummykit.rules.continental import (
     _layout_check,
     deal,
     find_layout,
+    layout_discards,
     match_over,
     meld_rules_for,
     packs_for,
@@ -344,6 +345,29 @@ def test_the_wild_card_count_never_refutes_a_layout(
     if _layout_check(options).too_few_wild(hand):
         assert full is None
     assert find_layout(hand, options) == full
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(
+    near_layouts(),
+    st.sampled_from(OPTION_SETS),
+    st.sampled_from(["JK", "2S", "KH", "7D", "AC", "5H"]),
+)
+def test_layout_discards_answer_find_layout_for_every_card(
+    hand: list[Face], given_options: dict[str, object], extra: str
+) -> None:
+    """Property (§7.6): the cards whose discard leaves a layout, found in one pass over
+    a 16-card hand, are exactly those find_layout accepts the other 15 of."""
+    options = opts(**given_options)
+    hand = [*hand, Face.parse(extra, CARDS)]
+    expected = set()
+    for face in set(hand):
+        rest = hand[:]
+        rest.remove(face)
+        if find_layout(rest, options) is not None:
+            expected.add(face)
+    assert layout_discards(hand, options) == expected
+    assert layout_discards(hand[:-1], options) == frozenset()  # not one card over
 
 
 RUNS_AND_THREE = "3H 4H 5H 6S 7S 8S 9D 10D JD QC KC AC 5H 6H"

@@ -290,6 +290,28 @@ def find_layout(faces: Sequence[Face], options: Options) -> Layout | None:
     return _layout(counts_of([f.kind for f in faces]), check.rules)
 
 
+def layout_discards(faces: Sequence[Face], options: Options) -> frozenset[Face]:
+    """RULES §7.6: the cards of the hand ``faces`` (one card over a layout's 15) whose
+    discard leaves a layout: the same answer as :func:`find_layout` asked once per
+    card, from one count vector and one packed hand instead of a hand per card."""
+    if len(faces) != HAND_SIZE + 1:
+        return frozenset()
+    check = _layout_check(options)
+    nibbles = check.nibbles
+    code = sum([nibbles[f.kind] for f in faces])
+    counts = list(counts_of([f.kind for f in faces]))
+    found: set[Face] = set()
+    for face in {f.kind: f for f in faces}.values():
+        kind = face.kind
+        if check.too_few_wild_packed(code - nibbles[kind]):
+            continue
+        counts[kind] -= 1
+        if _layout(tuple(counts), check.rules) is not None:
+            found.add(face)
+        counts[kind] += 1
+    return frozenset(found)
+
+
 _SUIT_BITS = SUIT_COUNT * RANKS_PER_SUIT
 _SUIT_MASK = (1 << _SUIT_BITS) - 1
 _WILD_SHIFT = 4 * JOKER_KIND
@@ -335,7 +357,12 @@ class _LayoutCheck:
         if not self.refutable:
             return False
         nibbles = self.nibbles
-        code = sum([nibbles[f.kind] for f in faces])
+        return self.too_few_wild_packed(sum([nibbles[f.kind] for f in faces]))
+
+    def too_few_wild_packed(self, code: int) -> bool:
+        """:meth:`too_few_wild` of a hand packed as the sum of its :attr:`nibbles`."""
+        if not self.refutable:
+            return False
         wild = code >> _WILD_SHIFT
         needs = self.needs
         used = 0
@@ -577,6 +604,7 @@ CONTINENTAL = register(
         match_over=match_over,
         meld_rules_for=meld_rules_for,
         find_layout=find_layout,
+        layout_discards=layout_discards,
         melds_during_play=False,
         starting_total=starting_total,
         check_options=check_options,

@@ -403,6 +403,10 @@ class Variant:
     find_layout: Callable[[Sequence[Face], Options], Layout | None] | None = None
     """Where a player goes out by laying his whole hand at once (§7.6): the layout the
     hand ``faces`` forms, or None.  Unset for every other variant."""
+    layout_discards: Callable[[Sequence[Face], Options], frozenset[Face]] | None = None
+    """Optional, with ``find_layout``: the faces of a hand one card over a layout whose
+    discard leaves a layout (the engine asks on every turn; without it, it calls
+    ``find_layout`` once per card)."""
     melds_during_play: bool = True
     """Formations can reach the table during play (RULES §1).  False (a variant whose
     ``PlayRules.table_melds`` is false under every option, and where nothing is shown

@@ -38,6 +38,7 @@ class Layout(Extension[Any]):
         if find_layout is None:
             raise ValueError(f"{game.variant.name} names 'layout' but has no find_layout")
         self.find_layout = find_layout
+        self.layout_discards = game.variant.layout_discards
         self.before_first_draw = game.play.go_out_before_first_draw
 
     def _verify_go_out(self, game: Game, action: GoOut) -> None:
@@ -127,6 +128,10 @@ class Layout(Extension[Any]):
         self, game: Game, seat: int, kinds: Sequence[int], out: list[Action]
     ) -> None:
         # §7.6: close by discarding one card of each kind whose removal leaves a layout.
+        if self.layout_discards is not None:
+            closing = self.layout_discards(game.rack_faces(seat), game.options)
+            out.extend(GoOut(game.kind_faces[k]) for k in kinds if game.kind_faces[k] in closing)
+            return
         hand = sorted(game.faces[p].kind for p in game.racks[seat])
         for k in kinds:
             rest = hand[:]
