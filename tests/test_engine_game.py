@@ -1223,3 +1223,19 @@ def test_a_deal_can_start_from_an_explicit_layout() -> None:
     assert again.walls_used == [()]
     again.apply(again.legal_actions()[0])
     assert again.log
+
+
+def test_games_of_one_set_up_share_what_the_options_decide_and_bad_options_still_fail() -> None:
+    """A second game of the same variant, players and options reuses the first one's
+    resolved options and rules (built once); different options or players do not, and
+    an invalid option is refused every time, never cached."""
+    first = Game("remi_ro", 4, {"board_play_enabled": False}, seed=1)
+    second = Game("remi_ro", 4, {"board_play_enabled": False}, seed=2)
+    assert second.options is first.options and second.extensions is first.extensions
+    assert second.racks != first.racks  # its own deal, from its own seed
+    other = Game("remi_ro", 4, {"board_play_enabled": True}, seed=1)
+    assert other.options is not first.options and other.options["board_play_enabled"]
+    assert Game("remi_ro", 2, {"board_play_enabled": False}, seed=1).players == 2
+    for _ in range(2):
+        with pytest.raises(OptionError):
+            Game("remi_ro", 4, {"board_play_enabled": "yes"}, seed=1)

@@ -249,6 +249,61 @@ def _overriding(extensions: tuple[Extension[Any], ...], hook: str) -> tuple[Exte
     return tuple(e for e in extensions if getattr(type(e), hook) is not getattr(Extension, hook))
 
 
+_DISPATCH_FIELDS = (
+    "_verifiers",
+    "_appliers",
+    "_phase_owners",
+    "_phase_verifiers",
+    "_phase_appliers",
+    "_early_hooks",
+    "_late_hooks",
+    "_discard_hooks",
+    "_closing_hooks",
+    "_table_action_hooks",
+    "_shown_hooks",
+    "_table_hooks",
+    "_column_hooks",
+    "_take_use_hooks",
+)
+"""What :meth:`Game._set_dispatch` builds from the extensions (rebuilt after unpickling)."""
+
+_SETUP_FIELDS = (
+    "variant",
+    "options",
+    "fingerprint",
+    "pieces",
+    "faces",
+    "kind_faces",
+    "_discards",
+    "rules",
+    "_opening_value",
+    "_score_value",
+    "_melds_by_rack",
+    "_rack_max",
+    "play",
+    "extensions",
+    *_DISPATCH_FIELDS,
+)
+"""What :meth:`Game._set_up` sets: the same for every game of one variant, player count
+and options, and never changed by play (immutable, or a cache meant to be shared)."""
+_SETUPS: dict[tuple[int, int, tuple[tuple[str, Any], ...]], dict[str, Any]] = {}
+"""Set-ups already built, by (variant id, players, the options given): a new game of a
+known set-up skips validating and resolving its options (searches and RL environments
+build many)."""
+_SETUPS_LIMIT = 256
+
+
+def _setup_key(
+    variant: Variant, players: int, options: Mapping[str, Any] | None
+) -> tuple[int, int, tuple[tuple[str, Any], ...]] | None:
+    items = tuple(sorted(options.items())) if options else ()
+    try:
+        hash(items)
+    except TypeError:
+        return None
+    return id(variant), players, items
+
+
 class Game:
     """A match of one variant: deals, turns, legality, scoring and the action log.
 
@@ -277,26 +332,17 @@ class Game:
     ) -> None:
         self.variant = find_variant(variant) if isinstance(variant, str) else variant
         self.players = self.variant.default_players if players is None else players
-        self.options: Options = self.variant.resolve(self.players, options)
-        self.fingerprint = fingerprint(self.variant.name, self.options)
-        self.pieces = self.variant.pieces(self.options)
-        self.faces = self.pieces.faces
-        self.kind_faces = tuple(
-            Face.from_kind(self.pieces.material, k) for k in range(JOKER_KIND + 1)
-        )
-        self._discards = tuple(Discard(f) for f in self.kind_faces)
-        self.rules = self.variant.rules_for(self.options)
-        self._opening_value = self.variant.opening_values(self.options)
-        self._score_value = self.variant.score_values(self.options)
-        # Caches shared by every game of the variant: rack counts → melds.  Keyed by the
-        # meld rules too, since options such as min_naturals_per_meld change them.
-        self._melds_by_rack = _MELDS_BY_RACK.setdefault((self.variant.name, self.rules), {})
+        key = _setup_key(self.variant, self.players, options)
+        known = _SETUPS.get(key) if key is not None else None
+        if known is not None and known["variant"] is self.variant:
+            self.__dict__.update(known)
+        else:
+            self._set_up(options)
+            if key is not None:
+                if len(_SETUPS) >= _SETUPS_LIMIT:
+                    _SETUPS.clear()
+                _SETUPS[key] = {name: self.__dict__[name] for name in _SETUP_FIELDS}
         self._slots_by_formation: dict[int, tuple[Formation, dict[int, int]]] = {}
-        limit = self.options.get("rack_max_after_turn")
-        self._rack_max = int(limit) if isinstance(limit, int) else 10**6
-        self.play = self.variant.play_rules(self.options)
-        self.extensions: tuple[Extension[Any], ...] = make_extensions(self, self.play.extensions)
-        self._set_dispatch()
         self.ext_states: dict[str, ExtensionState] = {}
         """Each extension's state of this deal, under its name (see :meth:`writable_state`)."""
         self._ext_shared = False
@@ -329,6 +375,29 @@ class Game:
         self._legal_cache: tuple[int, list[Action], set[int]] | None = None
         self._going_out_trial = False
         self._start_deal()
+
+    def _set_up(self, options: Mapping[str, Any] | None) -> None:
+        """What the variant, the player count and the options alone decide (validated
+        here; shared by every game of the same set-up, see ``_SETUPS``)."""
+        self.options: Options = self.variant.resolve(self.players, options)
+        self.fingerprint = fingerprint(self.variant.name, self.options)
+        self.pieces = self.variant.pieces(self.options)
+        self.faces = self.pieces.faces
+        self.kind_faces = tuple(
+            Face.from_kind(self.pieces.material, k) for k in range(JOKER_KIND + 1)
+        )
+        self._discards = tuple(Discard(f) for f in self.kind_faces)
+        self.rules = self.variant.rules_for(self.options)
+        self._opening_value = self.variant.opening_values(self.options)
+        self._score_value = self.variant.score_values(self.options)
+        # Caches shared by every game of the variant: rack counts → melds.  Keyed by the
+        # meld rules too, since options such as min_naturals_per_meld change them.
+        self._melds_by_rack = _MELDS_BY_RACK.setdefault((self.variant.name, self.rules), {})
+        limit = self.options.get("rack_max_after_turn")
+        self._rack_max = int(limit) if isinstance(limit, int) else 10**6
+        self.play = self.variant.play_rules(self.options)
+        self.extensions: tuple[Extension[Any], ...] = make_extensions(self, self.play.extensions)
+        self._set_dispatch()
 
     # ------------------------------------------------------------------ set-up
 
@@ -1661,22 +1730,7 @@ class Game:
         del state["_melds_by_rack"]
         state["_legal_cache"] = None
         state["_slots_by_formation"] = {}
-        for name in (
-            "_verifiers",
-            "_appliers",
-            "_phase_owners",
-            "_phase_verifiers",
-            "_phase_appliers",
-            "_early_hooks",
-            "_late_hooks",
-            "_discard_hooks",
-            "_closing_hooks",
-            "_table_action_hooks",
-            "_shown_hooks",
-            "_table_hooks",
-            "_column_hooks",
-            "_take_use_hooks",
-        ):
+        for name in _DISPATCH_FIELDS:
             del state[name]
         return state
 
