@@ -34,6 +34,7 @@ __all__ = [
     "make_extensions",
     "phase_owners",
     "register_extension",
+    "state_of",
 ]
 
 Handler = Callable[["Game", Action], None]
@@ -187,6 +188,16 @@ class Extension(Generic[S]):
             phase: (getattr(self, verify), getattr(self, apply))
             for phase, (verify, apply) in self.phase_handlers.items()
         }
+
+
+def state_of(game: Game, name: str, kind: type[S], *, writable: bool = False) -> S | None:
+    """Extension ``name``'s state of ``game``'s deal (None: the variant does not play
+    it); ``writable``: to change it (see ``Game.writable_state``)."""
+    if name not in game.ext_states:
+        return None
+    state = game.writable_state(name) if writable else game.ext_states[name]
+    assert isinstance(state, kind)
+    return state
 
 
 _REGISTRY: dict[str, type[Extension[Any]]] = {}

@@ -779,12 +779,12 @@ class Game:
         # Going out without a discard (§3.6): the turn's obligations must hold afterwards.
         trial = self.copy()
         trial._going_out_trial = True
-        trial._APPLY[type(action)](trial, action)
+        trial._appliers[type(action)](trial, action)
         if problem := trial.commit_problem(going_out=True):
             raise self.fail(action, *problem)
 
-    def _verify_meld(self, action: Meld) -> None:
-        self.verify_table_action(action)
+    def verify_meld_pieces(self, action: Meld) -> None:
+        """Raise unless the seat to move holds ``action``'s pieces and they form a meld."""
         if len(action.declared) != len(action.faces):
             raise self.fail(action, "§2.2", "malformed meld")
         self.pick(self.to_move, action.faces, action)
@@ -792,6 +792,10 @@ class Game:
             raise self.fail(
                 action, self.play.cite("meld", "§2.2"), "these pieces do not form a run or a set"
             )
+
+    def _verify_meld(self, action: Meld) -> None:
+        self.verify_table_action(action)
+        self.verify_meld_pieces(action)
         self._keeps_discard(action, len(action.faces))
 
     def _apply_meld(self, action: Meld) -> None:

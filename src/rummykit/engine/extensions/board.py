@@ -14,7 +14,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rummykit.engine.actions import Action, CloseBoard, DeclareBoard
-from rummykit.engine.extension import Extension, ExtensionState, register_extension
+from rummykit.engine.extension import (
+    Extension,
+    ExtensionState,
+    register_extension,
+    state_of,
+)
 from rummykit.model.pieces import Face
 from rummykit.rules.variant import Contract
 
@@ -38,11 +43,7 @@ class BoardState(ExtensionState):
 
 def board_state(game: Game, *, writable: bool = False) -> BoardState | None:
     """The board state of ``game``'s deal, or None if its variant has no board play."""
-    if Board.name not in game.ext_states:
-        return None
-    state = game.writable_state(Board.name) if writable else game.ext_states[Board.name]
-    assert isinstance(state, BoardState)
-    return state
+    return state_of(game, Board.name, BoardState, writable=writable)
 
 
 @register_extension

@@ -12,9 +12,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from rummykit.engine.actions import Action, CallRemi, Meld, Ready
-from rummykit.engine.extension import Extension, ExtensionState, register_extension
+from rummykit.engine.extension import (
+    Extension,
+    ExtensionState,
+    register_extension,
+    state_of,
+)
 from rummykit.engine.game import Phase
-from rummykit.model.melds import read_meld
 from rummykit.model.pieces import Face
 from rummykit.rules.variant import ShownHand
 
@@ -43,11 +47,7 @@ class CallState(ExtensionState):
 
 def call_state(game: Game, *, writable: bool = False) -> CallState | None:
     """The call state of ``game``'s deal, or None if its variant has no stop call."""
-    if Call.name not in game.ext_states:
-        return None
-    state = game.writable_state(Call.name) if writable else game.ext_states[Call.name]
-    assert isinstance(state, CallState)
-    return state
+    return state_of(game, Call.name, CallState, writable=writable)
 
 
 @register_extension
@@ -157,13 +157,7 @@ class Call(Extension[CallState]):
             return
         if not isinstance(action, Meld):
             raise game.fail(action, rule, "at the showdown lay out melds, then 'ready'")
-        if len(action.declared) != len(action.faces):
-            raise game.fail(action, "§2.2", "malformed meld")
-        game.pick(game.to_move, action.faces, action)
-        if not read_meld(action.faces, game.rules, action.declared):
-            raise game.fail(
-                action, game.play.cite("meld", "§2.2"), "these pieces do not form a run or a set"
-            )
+        game.verify_meld_pieces(action)
 
     def _apply_show(self, game: Game, action: Action) -> None:
         if isinstance(action, Meld):

@@ -21,7 +21,12 @@ from rummykit.engine.actions import (
     Ready,
     Reshuffle,
 )
-from rummykit.engine.extension import Extension, ExtensionState, register_extension
+from rummykit.engine.extension import (
+    Extension,
+    ExtensionState,
+    register_extension,
+    state_of,
+)
 from rummykit.engine.game import Phase
 from rummykit.model.candidates import counts_of
 
@@ -63,11 +68,7 @@ def double_kinds(game: Game, rack: Sequence[int]) -> list[int]:
 def preplay_state(game: Game, *, writable: bool = False) -> PrePlayState | None:
     """The pre-play state of ``game``'s deal, or None if its variant has no pre-play
     (``writable``: to change it, e.g. in a sampled world; see ``Game.writable_state``)."""
-    if PrePlay.name not in game.ext_states:
-        return None
-    state = game.writable_state(PrePlay.name) if writable else game.ext_states[PrePlay.name]
-    assert isinstance(state, PrePlayState)
-    return state
+    return state_of(game, PrePlay.name, PrePlayState, writable=writable)
 
 
 def recount_doubles(game: Game) -> None:

@@ -12,7 +12,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rummykit.engine.actions import Action, AnnounceThree
-from rummykit.engine.extension import Extension, ExtensionState, register_extension
+from rummykit.engine.extension import (
+    Extension,
+    ExtensionState,
+    register_extension,
+    state_of,
+)
 
 if TYPE_CHECKING:
     from rummykit.engine.game import Game
@@ -33,11 +38,7 @@ class ThreeState(ExtensionState):
 
 def three_state(game: Game, *, writable: bool = False) -> ThreeState | None:
     """The "three" state of ``game``'s deal, or None if its variant has no announcement."""
-    if Three.name not in game.ext_states:
-        return None
-    state = game.writable_state(Three.name) if writable else game.ext_states[Three.name]
-    assert isinstance(state, ThreeState)
-    return state
+    return state_of(game, Three.name, ThreeState, writable=writable)
 
 
 @register_extension
