@@ -160,3 +160,36 @@ def test_peers_benchmark_times_another_source_tree_in_the_same_rounds() -> None:
     assert f"(against) rows: rummykit from {ROOT / 'src'}" in out
     labels = [line.split("|")[1].strip() for line in out.splitlines() if line.startswith("| ")]
     assert labels[1:] == ["remmi_de 8B", "remmi_de 8B (against)", "OpenSpiel gin_rummy"]
+
+
+def test_behaviour_hash_is_the_same_twice_and_names_every_variant_asked() -> None:
+    """The fingerprint is reproducible (same seeds, same bots), and a different bot
+    line-up changes it."""
+
+    def run(*args: str) -> str:
+        result = subprocess.run(
+            [sys.executable, str(ROOT / "benchmarks" / "behaviour_hash.py"), *args],
+            cwd=ROOT,
+            capture_output=True,
+            timeout=300,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr.decode("utf-8", "replace")
+        return result.stdout.decode("utf-8")
+
+    args = ("--variant", "basic", "--variant", "vienna", "--games", "1")
+    first = run("--bots", "random", *args)
+    assert first == run("--bots", "random", *args)
+    assert [line.split()[0] for line in first.splitlines()] == ["basic", "vienna", "all"]
+    assert first != run("--bots", "greedy", *args)
+
+
+def test_behaviour_hash_rejects_an_unknown_bot() -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "behaviour_hash.py"), "--bots", "nobody"],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 2 and b"unknown bot 'nobody'" in result.stderr
