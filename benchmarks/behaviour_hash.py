@@ -29,10 +29,8 @@ def play_hash(variant: str, bots: list[str], games: int, *, single_deal: bool) -
     """The hash of ``games`` seeded matches of ``variant`` with ``bots`` seated in turn."""
     digest = hashlib.sha256()
     for seed in range(games):
-        if single_deal:
-            game = Game(variant, 2, {"match_deals": 1}, seed=seed)
-        else:
-            game = Game(variant, seed=seed)
+        # A single deal is the match's first one: the loop below stops at its result.
+        game = Game(variant, 2 if single_deal else None, seed=seed)
         seats = [make_bot(bots[(seed + s) % len(bots)]) for s in range(game.players)]
         rng = random.Random(seed)
         steps = 0
