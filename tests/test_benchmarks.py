@@ -20,16 +20,20 @@ ROWS = (
 )
 
 
-def test_quick_benchmark_prints_its_table() -> None:
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "run.py"), "--quick"],
+def _bench(script: str, *args: str, timeout: int = 120) -> subprocess.CompletedProcess[bytes]:
+    """Run ``benchmarks/<script>`` with ``args`` from the repository root."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), *args],
         cwd=ROOT,
         capture_output=True,
-        env=env,
-        timeout=120,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        timeout=timeout,
         check=False,
     )
+
+
+def test_quick_benchmark_prints_its_table() -> None:
+    result = _bench("run.py", "--quick")
     out = result.stdout.decode("utf-8")
     assert result.returncode == 0, out + result.stderr.decode("utf-8", "replace")
     assert out.startswith("rummykit benchmarks — remi_ro; Python ")
@@ -61,14 +65,7 @@ def test_quick_benchmark_prints_its_table() -> None:
 
 
 def test_copy_benchmark_prints_a_row_per_variant() -> None:
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "copies.py"), "--copies", "20"],
-        cwd=ROOT,
-        capture_output=True,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
-        timeout=120,
-        check=False,
-    )
+    result = _bench("copies.py", "--copies", "20")
     out = result.stdout.decode("utf-8")
     assert result.returncode == 0, out + result.stderr.decode("utf-8", "replace")
     from rummykit.rules import all_variants
@@ -81,20 +78,7 @@ def test_copy_benchmark_prints_a_row_per_variant() -> None:
 
 def test_peers_benchmark_prints_two_variants_beside_openspiel() -> None:
     pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "benchmarks" / "peers.py"),
-            "--quick",
-            "--variants",
-            "continental,german2",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
-        timeout=120,
-        check=False,
-    )
+    result = _bench("peers.py", "--quick", "--variants", "continental,german2")
     out, err = result.stdout.decode("utf-8"), result.stderr.decode("utf-8", "replace")
     assert result.returncode == 0, out + err
     assert out.startswith("rummykit beside OpenSpiel — Python ")
@@ -122,13 +106,7 @@ def test_peers_benchmark_prints_two_variants_beside_openspiel() -> None:
 
 
 def test_peers_benchmark_rejects_an_unknown_variant() -> None:
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "peers.py"), "--variants", "nope"],
-        cwd=ROOT,
-        capture_output=True,
-        timeout=120,
-        check=False,
-    )
+    result = _bench("peers.py", "--variants", "nope")
     assert result.returncode == 2
     assert b"unknown --variants nope" in result.stderr
 
@@ -137,23 +115,15 @@ def test_peers_benchmark_times_another_source_tree_in_the_same_rounds() -> None:
     """--against SRC adds a row per variant from a worker process importing SRC (here
     this checkout's own src/); row labels with spaces cross the worker's pipe intact."""
     pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "benchmarks" / "peers.py"),
-            "--quick",
-            "--rounds",
-            "1",
-            "--variants",
-            "remmi_de 8B",
-            "--against",
-            str(ROOT / "src"),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
-        timeout=120,
-        check=False,
+    result = _bench(
+        "peers.py",
+        "--quick",
+        "--rounds",
+        "1",
+        "--variants",
+        "remmi_de 8B",
+        "--against",
+        str(ROOT / "src"),
     )
     out = result.stdout.decode("utf-8")
     assert result.returncode == 0, out + result.stderr.decode("utf-8", "replace")
@@ -167,13 +137,7 @@ def test_behaviour_hash_is_the_same_twice_and_names_every_variant_asked() -> Non
     line-up changes it."""
 
     def run(*args: str) -> str:
-        result = subprocess.run(
-            [sys.executable, str(ROOT / "benchmarks" / "behaviour_hash.py"), *args],
-            cwd=ROOT,
-            capture_output=True,
-            timeout=300,
-            check=False,
-        )
+        result = _bench("behaviour_hash.py", *args, timeout=300)
         assert result.returncode == 0, result.stderr.decode("utf-8", "replace")
         return result.stdout.decode("utf-8")
 
@@ -185,11 +149,5 @@ def test_behaviour_hash_is_the_same_twice_and_names_every_variant_asked() -> Non
 
 
 def test_behaviour_hash_rejects_an_unknown_bot() -> None:
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "behaviour_hash.py"), "--bots", "nobody"],
-        cwd=ROOT,
-        capture_output=True,
-        timeout=120,
-        check=False,
-    )
+    result = _bench("behaviour_hash.py", "--bots", "nobody")
     assert result.returncode == 2 and b"unknown bot 'nobody'" in result.stderr

@@ -284,11 +284,12 @@ def spectator_view(game: Game) -> SeatView:
     """
     base = view(game, 0)
     faces = game.faces
+    face_down = game.hidden_discard()[0]
     return replace(
         base,
         seat=-1,
         rack=(),
-        column=tuple(faces[p] for p in game.column if p != game.hidden_discard()[0]),
+        column=tuple(faces[p] for p in game.column if p != face_down),
         swap_offer=None,
         must_use=(),
         pending_jokers=0,
