@@ -156,6 +156,13 @@ class PageErrors:
 # ---------------------------------------------------------------- the lobby
 
 
+def open_lobby(page: Any, url: str) -> None:
+    """Open the lobby and wait until its script has wired the forms (``body[data-ready]``):
+    a submit before that is the browser's own form submission, a page load."""
+    page.goto(f"{url}/")
+    page.wait_for_selector("body[data-ready]", state="attached")
+
+
 def create_table(
     page: Any,
     url: str,
@@ -167,7 +174,7 @@ def create_table(
 ) -> str:
     """Create a table through the lobby form; ``seats`` are the choices for seats 2..n
     ("open", "bot:greedy", ...).  Returns the table code (the page is then at the table)."""
-    page.goto(f"{url}/")
+    open_lobby(page, url)
     page.wait_for_selector(f'#variant option[value="{variant}"]', state="attached")
     page.fill("#name", name)
     page.select_option("#variant", variant)
@@ -191,7 +198,7 @@ def create_table(
 
 def join_table(page: Any, url: str, code: str, name: str) -> None:
     """Look a table up by its code in the lobby and sit down."""
-    page.goto(f"{url}/")
+    open_lobby(page, url)
     page.fill("#name", name)
     page.fill("#join-code", code)
     page.click("#join button[type=submit]")

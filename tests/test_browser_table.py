@@ -357,6 +357,25 @@ def test_a_move_that_costs_a_penalty_asks_first(browser: Any, server: str) -> No
     assert not errors.errors
 
 
+def test_a_code_sent_before_the_script_is_ready_is_not_lost(browser: Any, server: str) -> None:
+    # CI saw a tap on "Show table" land before lobby.js had wired the form: the browser
+    # submitted it itself, reloaded the lobby and the code was gone. The form now
+    # submits to /?code=…, which the script looks up; and a name typed early is kept.
+    code = _http(server, "/api/tables", {"variant": "basic", "players": 2, "name": "Ana"})["code"]
+    context = browser.new_context(java_script_enabled=False)
+    bare = context.new_page()
+    bare.goto(f"{server}/")
+    bare.fill("#join-code", code)
+    bare.click("#join button[type=submit]")
+    bare.wait_for_url(f"**/?code={code}")
+    context.close()
+    page, errors = _page(browser)
+    page.goto(f"{server}/?code={code}")
+    page.wait_for_selector("#join-preview .join-button")
+    assert code in page.inner_text("#join-preview")
+    assert not errors.errors
+
+
 def test_static_files_are_served(server: str) -> None:
     import urllib.request
 

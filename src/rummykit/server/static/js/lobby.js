@@ -281,7 +281,8 @@ async function refreshGames() {
 async function main() {
   await setLanguage(pickLanguage());
   languagePicker($("lang"));
-  $("name").value = playerName();
+  // A name typed while the page was still loading is kept.
+  if (!$("name").value) $("name").value = playerName();
   $("create").addEventListener("submit", create);
   $("join").addEventListener("submit", preview);
   $("refresh").addEventListener("click", refreshTables);
@@ -309,6 +310,7 @@ async function main() {
   refreshTables();
   refreshGames();
   setInterval(refreshTables, 10000);
+  document.body.dataset.ready = "1";
 }
 
 main();
