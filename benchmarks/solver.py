@@ -62,7 +62,7 @@ def objectives(variant: Variant) -> list[tuple[str, Solver, Solver]]:
     options = variant.resolve(variant.default_players)
     rules = variant.rules_for(options)
     requirement = opening_requirement(variant, options)
-    structure = str(requirement["opening_structure"])
+    structure = str(requirement.structure)
     material = variant.material
 
     def opening_points(t: Template) -> int:

@@ -264,7 +264,7 @@ def view_from_json(data: dict[str, Any]) -> SeatView:
 
     return SeatView(
         variant=data["variant"],
-        options=data["options"],
+        options=find_variant(data["variant"]).resolve(data["players"], data["options"]),
         players=data["players"],
         seat=data["seat"],
         phase=Phase(data["phase"]),

@@ -246,9 +246,9 @@ def families() -> list[Family]:
     out: list[Family] = []
     seen: set[tuple[object, ...]] = set()
     for variant in all_variants():
-        options = dict(variant.resolve(variant.default_players))
-        rules = variant.rules_for(options)  # type: ignore[arg-type]
-        play = variant.play_rules(options)  # type: ignore[arg-type]
+        options = variant.resolve(variant.default_players)
+        rules = variant.rules_for(options)
+        play = variant.play_rules(options)
         key = (rules, variant.opening_value, variant.score_value, str(play.opening_structure))
         if key in seen or getattr(rules, "wild_ranks", None):
             # Wild ranks (Continental's deuces, §7.4) need wild naturals in the

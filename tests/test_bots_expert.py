@@ -229,7 +229,7 @@ def test_closing_tile_is_kept_back_and_attached_last() -> None:
 
 def test_closing_tile_rule_needs_the_multiplier() -> None:
     seen = _opened_view("K1 R6")
-    plain = replace(seen, options={**seen.options, "closing_with_1_or_joker_multiplier": 1})
+    plain = replace(seen, options=replace(seen.options, closing_with_1_or_joker_multiplier=1))
     legal: list[Action] = [Attach(face("K1"), 1), Attach(face("R6"), 2)]
     assert closing_tile_action(plain, legal, legal[0], REMI_RO, _order_of(plain)) is None
 

@@ -13,6 +13,7 @@ from rummykit.model.pieces import Face, Material, parse_faces
 from rummykit.rules import OptionError, OptionKind, find_variant
 from rummykit.rules.basic import BASIC, CARDS_PER_PLAYER, VALUES, deal, score_deal
 from rummykit.rules.cards import target_or_deals_over
+from rummykit.rules.options import VariantOptions
 from rummykit.rules.variant import SeatOutcome, TakeUse
 
 CARDS = Material.CARDS
@@ -39,8 +40,8 @@ def outcome(
     )
 
 
-def opts(players: int = 4, **given: Any) -> dict[str, Any]:
-    return dict(BASIC.resolve(players, given))
+def opts(players: int = 4, **given: Any) -> VariantOptions:
+    return BASIC.resolve(players, given)
 
 
 # ------------------------------------------------------------------ registration

@@ -26,13 +26,14 @@ from rummykit.rules.continental import (
     payment,
     score_deal,
 )
+from rummykit.rules.options import VariantOptions
 from rummykit.rules.variant import Layout, SeatOutcome
 
 CARDS = Material.CARDS
 
 
-def opts(players: int = 4, **given: object) -> dict[str, object]:
-    return dict(CONTINENTAL.resolve(players, given))
+def opts(players: int = 4, **given: object) -> VariantOptions:
+    return CONTINENTAL.resolve(players, given)
 
 
 def layout(text: str, **given: object) -> Layout | None:

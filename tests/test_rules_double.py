@@ -21,6 +21,7 @@ from rummykit.rules.double import (
     meld_rules_for,
     score_deal,
 )
+from rummykit.rules.options import VariantOptions
 from rummykit.rules.variant import SeatOutcome, TakeUse
 
 CARDS = Material.CARDS
@@ -45,8 +46,8 @@ def outcome(rack: str = "", *, closed: bool = False, hand_: bool = False) -> Sea
     )
 
 
-def opts(players: int = 4, **given: Any) -> dict[str, Any]:
-    return dict(DOUBLE.resolve(players, given))
+def opts(players: int = 4, **given: Any) -> VariantOptions:
+    return DOUBLE.resolve(players, given)
 
 
 # ------------------------------------------------------------------ registration

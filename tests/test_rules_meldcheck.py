@@ -12,6 +12,7 @@ import pytest
 from rummykit.engine.actions import parse_piece_token
 from rummykit.model.pieces import Face, Material
 from rummykit.rules.meldcheck import MeldVerdict, check_meld
+from rummykit.rules.options import VariantOptions, option
 from rummykit.rules.variant import Variant, find_variant
 
 REMI = find_variant("remi_ro")
@@ -137,10 +138,15 @@ def test_empty_input_is_too_short() -> None:
     assert "at least 3" in v.reason
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True, eq=False)
+class _NoThreshold(VariantOptions):
+    """Options of a variant with no opening threshold."""
+
+    direction: str = option("counterclockwise", doc="the direction of play")
+
+
 def test_variant_without_opening_threshold_reports_no_points() -> None:
-    plain = dataclasses.replace(
-        REMI, options=tuple(o for o in REMI.options if o.name != "opening_min_points")
-    )
+    plain = dataclasses.replace(REMI, option_type=_NoThreshold)
     v = verdict("R12 R13 R1", plain)
     assert v == MeldVerdict(True, "run", None, None)
 

@@ -2,19 +2,38 @@
 
 from __future__ import annotations
 
+import dataclasses
+import pickle
 import re
+from pathlib import Path
 
 import pytest
 
+import rummykit.rules.catalogue  # noqa: F401  (registers every variant)
+from rummykit.rules.basic import BASIC
+from rummykit.rules.cards import RecycleOptions
+from rummykit.rules.german2 import GERMAN2
 from rummykit.rules.options import (
     OptionError,
     OptionKind,
     OptionSpec,
+    VariantOptions,
+    deals_match,
     fingerprint,
+    option,
     parse_option_value,
     resolve_options,
+    target_match,
 )
-from rummykit.rules.remi_ro import REMI_RO
+from rummykit.rules.remi_ro import REMI_RO, RemiRoOptions
+from rummykit.rules.remmi_de import REMMI_DE, RemmiDeOptions
+from rummykit.rules.variant import (
+    BoardSettings,
+    CallSettings,
+    PrePlaySettings,
+    Variant,
+    all_variants,
+)
 
 SPECS = REMI_RO.options
 SPEC = {s.name: s for s in SPECS}
@@ -264,3 +283,97 @@ def test_fingerprint_depends_on_the_variant_and_the_player_dependent_defaults() 
     assert fingerprint("remmi_de", base) != fingerprint("remi_ro", base)
     # match_deals defaults to the player count, so 3- and 4-player defaults differ
     assert fingerprint("remi_ro", resolve_options(SPECS, {}, 3)) != fingerprint("remi_ro", base)
+
+
+# ---------------------------------------------------------------- typed options (issue 14)
+
+
+def test_resolve_parses_once_into_the_variants_typed_object() -> None:
+    values = REMI_RO.resolve(4, {"direction": "clockwise", "atu_bonus": 60})
+    assert type(values) is RemiRoOptions and values is REMI_RO.resolve(4, values)
+    assert values.direction == "clockwise" and values.atu_bonus == 60
+    assert values.match_deals == 4 and REMI_RO.resolve(2).match_deals == 2  # per_player
+    # It is also the read-only mapping records, views and fingerprints store.
+    plain = dict(values)
+    assert plain["atu_bonus"] == 60 and values == plain and len(values) == len(SPECS)
+    assert list(values) == [s.name for s in SPECS]
+    assert hash(values) == hash(REMI_RO.resolve(4, plain))
+    assert fingerprint("remi_ro", values) == fingerprint("remi_ro", plain)
+    assert pickle.loads(pickle.dumps(values)) == values
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        values.atu_bonus = 1  # type: ignore[misc]
+    with pytest.raises(KeyError):
+        values["atu_bonnus"]
+
+
+@pytest.mark.parametrize("variant", all_variants(), ids=lambda v: v.name)
+def test_every_variant_parses_its_options_into_one_typed_object(variant: Variant) -> None:
+    values = variant.resolve(variant.default_players)
+    assert isinstance(values, variant.option_type)
+    assert [f.name for f in dataclasses.fields(values)] != []
+    assert set(values) == {s.name for s in variant.options}
+    for spec in variant.options:
+        assert getattr(values, spec.name) == spec.default_for(variant.default_players)
+    assert variant.option_type.of(dict(values)) == values
+
+
+def test_of_takes_only_a_complete_mapping_and_never_fills_in() -> None:
+    values = REMI_RO.resolve(4)
+    partial = {k: v for k, v in values.items() if k != "atu_bonus"}
+    with pytest.raises(OptionError, match="missing atu_bonus"):
+        RemiRoOptions.of(partial)
+    with pytest.raises(OptionError, match="atu_bonus = -1 is not allowed"):
+        RemiRoOptions.of({**values, "atu_bonus": -1})
+    with pytest.raises(OptionError, match="RemiRoOptions"):
+        RemmiDeOptions.of(values)
+
+
+def test_card_variants_list_their_own_options_before_the_shared_recycling_ones() -> None:
+    names = [s.name for s in BASIC.options]
+    shared = [s.name for s in RecycleOptions.specs()]
+    assert names[-len(shared) :] == shared and names[0] == "match_mode"
+
+
+def test_a_field_not_declared_with_option_is_refused() -> None:
+    @dataclasses.dataclass(frozen=True, kw_only=True, eq=False)
+    class Sloppy(VariantOptions):
+        fine: bool = option(False, doc="declared")
+        bare: int = 3
+
+    with pytest.raises(TypeError, match=r"Sloppy\.bare must be declared with option"):
+        Sloppy.specs()
+
+
+def test_shared_hooks_name_the_options_they_lack() -> None:
+    with pytest.raises(OptionError, match="RemiRoOptions has not the options of a target match"):
+        target_match(REMI_RO.resolve(4))
+    with pytest.raises(OptionError, match="has no match_deals"):
+        deals_match(GERMAN2.resolve(2))
+    assert deals_match(REMI_RO.resolve(4)).match_deals == 4
+
+
+def test_extension_settings_come_from_the_options() -> None:
+    play = REMI_RO.play_rules(REMI_RO.resolve(4, {"atu_mandatory": True, "unopened_penalty": 70}))
+    assert play.setting(PrePlaySettings).atu_mandatory
+    assert play.setting(BoardSettings).beaten_penalty == 70
+    assert play.find_setting(CallSettings) is None
+    with pytest.raises(LookupError, match="no CallSettings"):
+        play.setting(CallSettings)
+    remmi = REMMI_DE.play_rules(REMMI_DE.resolve(4))
+    assert not remmi.setting(PrePlaySettings).atu_mandatory
+    assert remmi.clockwise and not play.clockwise
+
+
+def test_no_layer_reads_an_option_by_string_key() -> None:
+    """Issue 14 item 2: options are read as typed fields, never ``options["x"]`` or
+    ``options.get("x", default)`` (the option declarations in rules/options.py aside)."""
+    root = Path(__file__).resolve().parents[1] / "src" / "rummykit"
+    pattern = re.compile(r"""\boptions\s*(\.get\(\s*|\[\s*)["']""")
+    found = [
+        f"{path.relative_to(root)}:{n}: {line.strip()}"
+        for path in sorted(root.rglob("*.py"))
+        if path.name != "options.py"
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert found == []

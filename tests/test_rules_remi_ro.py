@@ -11,6 +11,7 @@ import pytest
 
 from rummykit.model.melds import HIGH_ACE, MeldKind
 from rummykit.model.pieces import Face, Material, parse_faces
+from rummykit.rules.options import VariantOptions
 from rummykit.rules.remi_ro import (
     REMI_RO,
     TILES_106,
@@ -28,8 +29,8 @@ TILES = Material.TILES
 P = TILES_106
 
 
-def opts(players: int = 4, **given: Any) -> dict[str, Any]:
-    return dict(REMI_RO.resolve(players, given))
+def opts(players: int = 4, **given: Any) -> VariantOptions:
+    return REMI_RO.resolve(players, given)
 
 
 def pid(name: str) -> int:

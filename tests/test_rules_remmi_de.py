@@ -35,6 +35,7 @@ from rummykit.model.melds import MeldKind, read_meld
 from rummykit.model.pieces import Face, Material
 from rummykit.rules import OptionError, find_variant
 from rummykit.rules.meldcheck import check_meld
+from rummykit.rules.options import VariantOptions
 from rummykit.rules.remmi_de import (
     BOARD_CONTRACT,
     MELD_RULES,
@@ -58,8 +59,8 @@ TILE = Material.TILES
 DEFAULTS = REMMI_DE.resolve(4)
 
 
-def opts(**given: object) -> dict[str, object]:
-    return dict(REMMI_DE.resolve(4, given))
+def opts(**given: object) -> VariantOptions:
+    return REMMI_DE.resolve(4, given)
 
 
 # ------------------------------------------------------------------ registry, options

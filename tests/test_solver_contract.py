@@ -15,7 +15,7 @@ from rummykit.rules.remi_ro import MELD_RULES, REMI_RO
 from rummykit.solver import ContractAnswer, best_contract
 
 TILES = Material.TILES
-BOARD = dict(REMI_RO.resolve(4, {"board_play_enabled": True}))
+BOARD = REMI_RO.resolve(4, {"board_play_enabled": True})
 
 
 def tiles(text: str) -> tuple[Face, ...]:
@@ -123,7 +123,7 @@ def face_of(kind: int) -> Face:
 @pytest.mark.parametrize("strict", [True, False])
 def test_contracts_match_integer_program(strict: bool) -> None:
     """1,000 racks near every contract family (RULES §9.13), jokers included (A-61)."""
-    options = dict(REMI_RO.resolve(4, {"board_play_enabled": True, "mosaic_strict": strict}))
+    options = REMI_RO.resolve(4, {"board_play_enabled": True, "mosaic_strict": strict})
     mismatches = []
     values: Counter[int] = Counter()
     for rack in _racks(1000 if strict else 300, seed=31 + strict):

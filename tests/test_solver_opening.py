@@ -14,11 +14,13 @@ from rummykit.model.melds import HIGH_ACE, MeldKind
 from rummykit.model.pieces import Face, Material, parse_faces
 from rummykit.rules import find_variant
 from rummykit.rules.remi_ro import REMI_RO, TILES_106
+from rummykit.rules.variant import OpeningStructure
 from rummykit.solver import Laydown, best_laydown, best_opening, opening_requirement
+from rummykit.solver.opening import FREE_OPENING, OpeningRequirement
 
-RO = dict(REMI_RO.resolve(4))
-BG = {**RO, "opening_structure": "run_and_set"}
-NO_RULE = {**RO, "opening_structure": "none"}
+RO = REMI_RO.resolve(4)
+BG = OpeningRequirement(OpeningStructure.RUN_AND_SET, RO.opening_min_points)
+NO_RULE = OpeningRequirement(OpeningStructure.NONE, RO.opening_min_points)
 STRUCTURES = ("none", "run_or_ones_set", "run_and_set")
 
 
@@ -166,16 +168,17 @@ def test_must_include_joker_changes_the_laydown() -> None:
 # ---------------------------------------------------------------- options, display
 
 
-def test_missing_options_mean_no_rule_and_no_minimum() -> None:
-    laydown = best_opening(hand("R10 B10 K10 R11 B11 Y11"), REMI_RO, {})
+def test_the_free_opening_has_no_rule_and_no_minimum() -> None:
+    laydown = best_opening(hand("R10 B10 K10 R11 B11 Y11"), REMI_RO, FREE_OPENING)
     assert (laydown.points, laydown.valid_opening) == (60, True)
 
 
 def test_bad_arguments() -> None:
+    # Options are parsed before they are read: a bad value is an OptionError.
     with pytest.raises(ValueError, match="opening_structure"):
-        best_opening(hand("R1 B1 K1"), REMI_RO, {"opening_structure": "bogus"})
-    with pytest.raises(TypeError, match="opening_min_points"):
-        best_opening(hand("R1 B1 K1"), REMI_RO, {"opening_min_points": "45"})
+        best_opening(hand("R1 B1 K1"), REMI_RO, {**RO, "opening_structure": "bogus"})
+    with pytest.raises(ValueError, match="opening_min_points"):
+        best_opening(hand("R1 B1 K1"), REMI_RO, {**RO, "opening_min_points": "45"})
     with pytest.raises(ValueError, match="keep"):
         best_laydown(hand("R1 B1 K1"), REMI_RO, keep=-1)
 
@@ -302,7 +305,7 @@ def test_matches_brute_force(rack: tuple[Face, ...], data: st.DataObject) -> Non
     laydowns = _every_laydown(rack)
     must = data.draw(st.none() | st.sampled_from(rack), label="must_include")
     for structure in STRUCTURES:
-        options = {**RO, "opening_structure": structure}
+        options = OpeningRequirement(OpeningStructure(structure), RO.opening_min_points)
         for keep in (0, 1):
             got = best_opening(rack, REMI_RO, options, keep=keep)
             assert got == _naive(rack, laydowns, structure, keep, None), (structure, keep)
@@ -365,7 +368,7 @@ def test_other_structures_match_integer_program(structure: str) -> None:
     """RULES §9.8 / A-45 alternatives on tiles, with a piece budget on some racks."""
     (family,) = [f for f in FAMILIES if f.name == "remi_ro"]
     value = _opening_points(family)
-    options = {**RO, "opening_structure": structure}
+    options = OpeningRequirement(OpeningStructure(structure), RO.opening_min_points)
     mismatches = []
     for i, rack in enumerate(sample_racks(family, 400, seed=13)):
         keep = i % 3
@@ -401,6 +404,6 @@ def test_edge_racks_match_integer_program(text: str) -> None:
     counts = counts_of([f.kind for f in rack])
     value = _opening_points(family)
     for structure in STRUCTURES:
-        options = {**RO, "opening_structure": structure}
+        options = OpeningRequirement(OpeningStructure(structure), RO.opening_min_points)
         want = ilp_best(counts, family.rules, family.material, value, structure=structure)
         assert best_opening(rack, REMI_RO, options).points == want, structure

@@ -42,7 +42,7 @@ from rummykit.model.pieces import (
     rank_of_kind,
     suit_of_kind,
 )
-from rummykit.rules.variant import Variant
+from rummykit.rules.variant import ScoringSettings, Variant, find_variant
 
 __all__ = [
     "board_action",
@@ -141,8 +141,8 @@ def _after_draw(rest: list[int], unseen: Counter[int], rules: MeldRules) -> floa
 
 def closing_multiplier(view: SeatView) -> int:
     """The factor for closing with a 1 or a joker under the view's options (1: none)."""
-    value = view.options.get("closing_with_1_or_joker_multiplier", 1)
-    return int(value) if isinstance(value, int) else 1
+    play = find_variant(view.variant).play_rules(view.options)
+    return (play.find_setting(ScoringSettings) or ScoringSettings()).special_close_multiplier
 
 
 def _special(face: Face) -> bool:

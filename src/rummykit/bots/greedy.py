@@ -51,7 +51,7 @@ from rummykit.model.candidates import Candidate, counts_of
 from rummykit.model.melds import MeldRules
 from rummykit.model.pieces import Face, Material
 from rummykit.rules.variant import Variant, find_variant
-from rummykit.solver.opening import best_opening, opening_requirement
+from rummykit.solver.opening import FREE_OPENING, best_opening, opening_requirement
 
 __all__ = [
     "BOARD_AT",
@@ -70,8 +70,6 @@ BOARD_AT = 4
 a contract: a hand a casual player sees is nearly one."""
 
 _UNIT = (1,) * 53
-
-_NO_STRUCTURE = {"opening_structure": "none", "opening_min_points": 0}
 
 
 def tile_usefulness(face: Face, rack: Sequence[Face], variant: Variant) -> int:
@@ -273,7 +271,7 @@ class GreedyBot:
                 lay = best_opening(
                     [*rack, tile],
                     variant,
-                    _NO_STRUCTURE if opened else opening_requirement(variant, view.options),
+                    FREE_OPENING if opened else opening_requirement(variant, view.options),
                     keep=1,
                     must_include=tile,
                     rules=variant.rules_for(view.options),
@@ -295,7 +293,7 @@ class GreedyBot:
             lay = best_opening(
                 rack,
                 variant,
-                _NO_STRUCTURE if opened else opening_requirement(variant, view.options),
+                FREE_OPENING if opened else opening_requirement(variant, view.options),
                 keep=1,
                 must_include=must,
                 rules=variant.rules_for(view.options),

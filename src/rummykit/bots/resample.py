@@ -38,7 +38,7 @@ from rummykit.engine.extensions.preplay import preplay_state, recount_doubles
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.view import SeatView, view
 from rummykit.model.pieces import Face
-from rummykit.rules.variant import DealLayout, find_variant
+from rummykit.rules.variant import DealLayout, PrePlaySettings, find_variant
 
 __all__ = ["RESAMPLE_PHASES", "ResampleError", "resample"]
 
@@ -426,7 +426,11 @@ class _World:
     def _fix_atu(self, game: Game, rng: random.Random) -> None:
         """Mandatory atu (RULES §9.4) is public at the deal: holders must match the view."""
         state = preplay_state(game, writable=True)
-        if not game.options.get("atu_mandatory") or game.indicator is None or state is None:
+        if (
+            state is None
+            or game.indicator is None
+            or not game.play.setting(PrePlaySettings).atu_mandatory
+        ):
             return
         twin = self.faces[game.indicator]
         for seat in range(game.players):

@@ -33,7 +33,7 @@ from rummykit.engine.record import save_record
 from rummykit.engine.view import seat_legal_actions, view
 from rummykit.i18n import Messages
 from rummykit.model.pieces import Material, NotationError
-from rummykit.rules.variant import PlayRules, Variant
+from rummykit.rules.variant import PlayRules, ScoringSettings, Variant
 from rummykit.solver.hints import Hint, hints, penalty_warning
 
 __all__ = ["COMMANDS", "Command", "deal_notes", "help_text", "play_interactive"]
@@ -171,17 +171,16 @@ def deal_notes(game: Game, result: DealResult, lang: str = "en") -> list[list[st
     the closing bonus, never opened, 'three' not announced (RULES §9.11), atu, a whole
     hand in one turn, a double game and a board contract."""
     msg = Messages(lang)
-    options = game.options
     play = game.play
+    scoring = play.find_setting(ScoringSettings) or ScoringSettings()
     seen = view(game, 0)
     notes: list[list[str]] = [[] for _ in result.scores]
     opening_rule = play.opening_min_points > 0
     for seat in range(len(result.scores)):
         if seat == result.closer:
             notes[seat].append(msg("cli.note_closed"))
-            bonus = options.get("closing_bonus")
-            if isinstance(bonus, int) and bonus:
-                notes[seat].append(msg("cli.note_closing_bonus", n=bonus))
+            if scoring.closing_bonus:
+                notes[seat].append(msg("cli.note_closing_bonus", n=scoring.closing_bonus))
             if result.hand:
                 notes[seat].append(msg("cli.note_hand"))
             if result.contract:
@@ -193,7 +192,7 @@ def deal_notes(game: Game, result: DealResult, lang: str = "en") -> list[list[st
         if seen.atu[seat]:
             notes[seat].append(msg("cli.note_atu"))
         if result.double_game:
-            factor = options.get("double_game_multiplier", 2)
+            factor = scoring.double_game_multiplier
             notes[seat].append(msg("cli.note_double_game", n=factor))
     return notes
 

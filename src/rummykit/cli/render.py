@@ -140,8 +140,8 @@ def render_view(
     variant = find_variant(view.variant)
     tiles = variant.material is Material.TILES
     deal = f"{view.deal_number + 1}"
-    limit = view.options.get("match_deals", "?")
-    if view.options.get("match_mode") != "target" and limit is not None:
+    limit = variant.deals_in_match(view.options)
+    if limit is not None:
         # A race to a target score (RULES §3.8) or a match played until someone has no
         # chips left (§7.9) has no fixed number of deals.
         deal += f"/{limit}"

@@ -17,7 +17,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
-from types import MappingProxyType
 from typing import Any
 
 from rummykit.engine.actions import (
@@ -58,7 +57,7 @@ from rummykit.model.pieces import (
     kind_of,
     suit_of_kind,
 )
-from rummykit.rules.options import Options, fingerprint
+from rummykit.rules.options import VariantOptions, fingerprint
 from rummykit.rules.variant import (
     Contract,
     DealLayout,
@@ -379,7 +378,7 @@ class Game:
     def _set_up(self, options: Mapping[str, Any] | None) -> None:
         """What the variant, the player count and the options alone decide (validated
         here; shared by every game of the same set-up, see ``_SETUPS``)."""
-        self.options: Options = self.variant.resolve(self.players, options)
+        self.options: VariantOptions = self.variant.resolve(self.players, options)
         self.fingerprint = fingerprint(self.variant.name, self.options)
         self.pieces = self.variant.pieces(self.options)
         self.faces = self.pieces.faces
@@ -393,9 +392,9 @@ class Game:
         # Caches shared by every game of the variant: rack counts → melds.  Keyed by the
         # meld rules too, since options such as min_naturals_per_meld change them.
         self._melds_by_rack = _MELDS_BY_RACK.setdefault((self.variant.name, self.rules), {})
-        limit = self.options.get("rack_max_after_turn")
-        self._rack_max = int(limit) if isinstance(limit, int) else 10**6
         self.play = self.variant.play_rules(self.options)
+        limit = self.play.rack_max_after_turn
+        self._rack_max = 10**6 if limit is None else limit
         self.extensions: tuple[Extension[Any], ...] = make_extensions(self, self.play.extensions)
         self._set_dispatch()
 
@@ -587,12 +586,12 @@ class Game:
     def _recycle_stock(self) -> bool:
         """RULES §2.4: at the start of a turn an empty stock is replaced by the discard
         pile turned over (its oldest card on top), shuffled first if the option says so."""
-        limit = self.options.get("max_stock_recycles")
-        if not self.column or (limit is not None and self.recycles >= int(limit)):
+        limit = self.play.recycle_limit
+        if not self.column or (limit is not None and self.recycles >= limit):
             return False
         pile = self.column[:]
         self.column.clear()
-        if self.options.get("recycle_shuffle"):
+        if self.play.recycle_shuffle:
             self.rng.shuffle(pile)
         # Turning the pile over puts the oldest discard on top: it is drawn first.
         self.stock = list(reversed(pile))
@@ -680,9 +679,9 @@ class Game:
                 return problem
         if rack <= 3:
             return "§9.6(1)", "with 3 tiles you may draw or take the last tile"
-        if self.options.get("column_take_middle_requires_opened") and not self.opened[seat]:
+        if self.play.middle_take_needs_opened and not self.opened[seat]:
             return "§9.6(c)/A-50", "a middle take needs an opened player"
-        minimum = int(self.options.get("column_take_middle_min_rack", 1))  # type: ignore[arg-type]
+        minimum = self.play.middle_take_min_rack
         if rack < minimum:
             return "§9.6(c)/A-50", f"a middle take needs at least {minimum} tiles on the rack"
         return None
@@ -735,7 +734,7 @@ class Game:
         piece_faces = self.faces
         is_meld = isinstance(action, Meld)
         layoff_counts = isinstance(action, Attach) and (
-            bool(self.options.get("column_take_allow_attach"))
+            self.play.taken_piece_may_attach
             or (self.play.take_use is TakeUse.ON_TABLE and self.opened[seat])
         )
         preferred: set[int] = set()
@@ -1000,7 +999,7 @@ class Game:
         self.table[action.target - 1] = formation.with_piece(piece, action.face.kind, slot)
         self.place(seat, [piece], new_formation=False)
         self.turn.displaced = None
-        if piece in self.turn.must_use and self.options.get("column_take_allow_attach"):
+        if piece in self.turn.must_use and self.play.taken_piece_may_attach:
             self.turn.new_formations.append(formation.id)
         self._go_out_if_empty()
 
@@ -1468,7 +1467,7 @@ class Game:
             return self.results[-1].closer
         # §0.4: the right neighbour is the next seat in play order when play runs
         # counter-clockwise.  §9.1/A-65: the maker role passes to the right; §10.1: left.
-        step = 1 if self.options.get("direction", "counterclockwise") == "counterclockwise" else -1
+        step = -1 if self.play.clockwise else 1
         if not self.play.maker_passes_right:
             step = -step
         return (self.maker + step) % self.players
@@ -1726,11 +1725,9 @@ class Game:
         self._rng_shared = False
 
     def __getstate__(self) -> dict[str, Any]:
-        # Pickle and deepcopy: the resolved options travel as a plain dict (a mappingproxy
-        # cannot be pickled); caches are left out: the legal-action cache holds object
+        # Pickle and deepcopy leave the caches out: the legal-action cache holds object
         # ids, and the meld cache is shared by every game of the variant in a process.
         state = self.__dict__.copy()
-        state["options"] = dict(self.options)
         del state["_melds_by_rack"]
         state["_legal_cache"] = None
         state["_slots_by_formation"] = {}
@@ -1740,7 +1737,6 @@ class Game:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self.options = MappingProxyType(state["options"])
         self._melds_by_rack = _MELDS_BY_RACK.setdefault((self.variant.name, self.rules), {})
         self._set_dispatch()
 

@@ -15,6 +15,7 @@ from typing import Any
 from rummykit.engine.actions import AcceptSwap, Action, CallRemi, ProposeSwap
 from rummykit.engine.game import DealResult, Game, Phase
 from rummykit.model.pieces import Face
+from rummykit.rules.options import VariantOptions
 
 __all__ = [
     "FormationView",
@@ -47,7 +48,7 @@ class SeatView:
     """What ``seat`` knows of the game now."""
 
     variant: str
-    options: dict[str, Any]
+    options: VariantOptions
     players: int
     seat: int
     phase: Phase
@@ -88,7 +89,7 @@ class SeatView:
         """A JSON-ready dict (faces as notation)."""
         return {
             "variant": self.variant,
-            "options": self.options,
+            "options": dict(self.options),
             "players": self.players,
             "seat": self.seat,
             "phase": str(self.phase),
@@ -214,7 +215,7 @@ def view(game: Game, seat: int) -> SeatView:
     face_down, face_down_seat = game.hidden_discard()
     return SeatView(
         variant=game.variant.name,
-        options=dict(game.options),
+        options=game.options,
         players=game.players,
         seat=seat,
         phase=game.phase,

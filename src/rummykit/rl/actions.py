@@ -234,7 +234,10 @@ class ActionCodec:
             Reshuffle(),
             Ready(),
         ]
-        reclaims = any(o.name == "allow_reclaim_own_end_tiles" for o in variant.options)
+        # The catalogue holds every action some option allows: the variant's extensions
+        # are the same under every option (an option turns a rule off inside one).
+        defaults = variant.resolve(variant.default_players)
+        reclaims = "reclaim" in variant.play_rules(defaults).extensions
         if reclaims:
             tail += [Reclaim(faces[k], t) for t in targets for k in range(NATURALS)]
         t = self.max_formations

@@ -128,7 +128,8 @@ def _options_from(variant: Variant, params: Mapping[str, Any]) -> dict[str, Any]
                 options[name] = None
             continue  # the default of the player count
         options[name] = value
-    if options.get("recycle_shuffle"):
+    players = int(params.get("players", variant.default_players))
+    if variant.play_rules(variant.resolve(players, options)).recycle_shuffle:
         raise OptionError(
             "recycle_shuffle = True is not available in the OpenSpiel game: the engine "
             "would shuffle the recycled pile with its own RNG, outside the chance nodes"

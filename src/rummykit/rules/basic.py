@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 from rummykit.model.melds import MeldKind, MeldRules
 from rummykit.model.pieces import Face
-from rummykit.rules.cards import RECYCLE_OPTIONS, card_pack, deal_in_packets, target_or_deals_over
-from rummykit.rules.options import OptionKind, Options, OptionSpec
+from rummykit.rules.cards import (
+    RecycleOptions,
+    card_pack,
+    deal_in_packets,
+    target_or_deals_length,
+    target_or_deals_over,
+)
+from rummykit.rules.options import OptionKind, Options, option
 from rummykit.rules.variant import (
     Constant,
     DealFromOrder,
@@ -39,42 +47,38 @@ MELD_RULES = MeldRules(
     set_max_size=4,
 )
 
-_OPTIONS = (
-    OptionSpec(
-        name="match_mode",
-        default="target",
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class BasicOptions(RecycleOptions):
+    """Basic Rummy's options (RULES §3)."""
+
+    match_mode: Literal["target", "deals"] = option(
+        "target",
         choices=("target", "deals"),
         doc="§3.8/A-08: race to target_score, or play match_deals deals.",
-    ),
-    OptionSpec(
-        name="target_score",
-        default=750,
+    )
+    target_score: int = option(
+        750,
         minimum=1,
         maximum=1_000_000,
         doc="§3.8: the first total to reach it wins (match_mode target).",
-    ),
-    OptionSpec(
-        name="match_deals",
-        default=4,
+    )
+    match_deals: int = option(
+        4,
         minimum=1,
         maximum=1000,
         kind=OptionKind.ENGINE,
         doc="§3.8: number of deals (match_mode deals).",
-    ),
-    OptionSpec(
-        name="allow_go_out_without_discard",
-        default=True,
-        doc="§3.6/A-06: melding or laying off the last card ends the deal without a discard.",
-    ),
-    OptionSpec(
-        name="hand_bonus_multiplier",
-        default=2,
+    )
+    allow_go_out_without_discard: bool = option(
+        True, doc="§3.6/A-06: melding or laying off the last card ends the deal without a discard."
+    )
+    hand_bonus_multiplier: int = option(
+        2,
         minimum=1,
         maximum=10,
         doc="§3.8: multiplier when the winner made a Hand (all cards in one turn).",
-    ),
-    *RECYCLE_OPTIONS,
-)
+    )
 
 
 def opening_value(kind: MeldKind, position: int) -> int:
@@ -97,24 +101,28 @@ def score_deal(
     outcomes: Sequence[SeatOutcome], double_game: bool, closing: Face | None, options: Options
 ) -> tuple[int, ...]:
     """RULES §3.8: the winner collects every opponent's hand value (×2 for a Hand)."""
+    opts = BasicOptions.of(options)
     winner = next((i for i, o in enumerate(outcomes) if o.closed), None)
     scores = [0] * len(outcomes)
     if winner is not None:
         total = sum(sum(VALUES[f.rank] for f in o.rack) for o in outcomes)
         if outcomes[winner].hand:
-            total *= int(options["hand_bonus_multiplier"])  # type: ignore[arg-type]
+            total *= opts.hand_bonus_multiplier
         scores[winner] = total
     return tuple(scores)
 
 
 def play_rules(options: Options) -> PlayRules:
     """RULES §3.3-§3.7."""
+    opts = BasicOptions.of(options)
     return PlayRules(
         take_use=TakeUse.NONE,
-        discard_taken_allowed=bool(options["allow_discard_of_taken_discard"]),
+        discard_taken_allowed=opts.allow_discard_of_taken_discard,
         recycle_stock=True,
+        recycle_limit=opts.max_stock_recycles,
+        recycle_shuffle=opts.recycle_shuffle,
         layoff_before_opening=True,  # §3.3: lay off before one's own first meld
-        go_out_without_discard=bool(options["allow_go_out_without_discard"]),
+        go_out_without_discard=opts.allow_go_out_without_discard,
         sections={
             "acquire": "§3.3",
             "opening": "§3.5",
@@ -145,7 +153,7 @@ BASIC = register(
         max_players=6,
         default_players=4,
         meld_rules=MELD_RULES,
-        options=_OPTIONS,
+        option_type=BasicOptions,
         pieces=Constant(PACK),
         # §3.5: no opening requirement; the value of the cards laid lets a solver or a bot
         # prefer laying high cards (they would count against it in an opponent's win).
@@ -155,5 +163,6 @@ BASIC = register(
         score_deal=score_deal,
         play_rules=play_rules,
         match_over=target_or_deals_over,
+        deals_in_match=target_or_deals_length,
     )
 )

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 
 from rummykit.model.pieces import Face, Material, PieceSet
-from rummykit.rules.options import OptionKind, Options, OptionSpec
+from rummykit.rules.options import (
+    OptionKind,
+    Options,
+    VariantOptions,
+    option,
+    target_match,
+)
 from rummykit.rules.variant import DealLayout, Variant
 
 __all__ = [
@@ -15,34 +22,37 @@ __all__ = [
     "deal_in_packets",
     "hand_value",
     "stack_cards",
+    "target_or_deals_length",
     "target_or_deals_over",
 ]
 
 ENGINE = OptionKind.ENGINE
 
-RECYCLE_OPTIONS = (
-    OptionSpec(
-        name="recycle_shuffle",
-        default=False,
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class RecycleOptions(VariantOptions):
+    """Options every card variant shares (stock exhaustion and the taken discard)."""
+
+    recycle_shuffle: bool = option(
+        False,
         doc="§2.4: the turned-over discard pile is shuffled (and cut) before it becomes the stock.",
-    ),
-    OptionSpec(
-        name="max_stock_recycles",
-        default=None,
+    )
+    max_stock_recycles: int | None = option(
+        None,
         minimum=0,
         maximum=1000,
         nullable=True,
         kind=ENGINE,
         doc="§2.4/A-05: after this many recycles an empty stock voids the deal (null: no limit).",
-    ),
-    OptionSpec(
-        name="allow_discard_of_taken_discard",
-        default=False,
+    )
+    allow_discard_of_taken_discard: bool = option(
+        False,
         kind=ENGINE,
         doc="§2.5/A-03: the card taken from the discard pile may be discarded the same turn.",
-    ),
-)
-"""Options every card variant shares (stock exhaustion and the taken discard)."""
+    )
+
+
+RECYCLE_OPTIONS = RecycleOptions.specs()
 
 
 @cache
@@ -98,11 +108,18 @@ def hand_value(rack: Sequence[Face], value: dict[int, int], joker: int = 0) -> i
     return sum(joker if f.is_joker else value[f.rank] for f in rack)
 
 
+def target_or_deals_length(options: Options) -> int | None:
+    """RULES §3.8: ``match_deals`` deals with ``match_mode`` "deals", else no fixed number."""
+    match = target_match(options)
+    return match.match_deals if match.match_mode == "deals" else None
+
+
 def target_or_deals_over(totals: Sequence[int], deals: int, options: Options) -> bool:
     """RULES §3.8: ``match_mode`` "target" (reach ``target_score``) or "deals"."""
-    if options["match_mode"] == "deals":
-        return deals >= int(options["match_deals"])  # type: ignore[arg-type]
-    return max(totals) >= int(options["target_score"])  # type: ignore[arg-type]
+    match = target_match(options)
+    if match.match_mode == "deals":
+        return deals >= match.match_deals
+    return max(totals) >= match.target_score
 
 
 def stack_cards(

@@ -8,8 +8,10 @@ him chips (:func:`score_deal`).  Deuces and jokers are wild.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations, product
+from typing import Literal
 
 from rummykit.model.candidates import Candidate, counts_of
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, position_rank, run_order
@@ -23,8 +25,13 @@ from rummykit.model.pieces import (
     rank_of_kind,
     suit_kinds,
 )
-from rummykit.rules.cards import RECYCLE_OPTIONS, card_pack, deal_in_packets
-from rummykit.rules.options import OptionError, OptionKind, Options, OptionSpec
+from rummykit.rules.cards import RecycleOptions, card_pack, deal_in_packets
+from rummykit.rules.options import (
+    OptionError,
+    OptionKind,
+    Options,
+    option,
+)
 from rummykit.rules.variant import (
     Constant,
     DealFromOrder,
@@ -76,81 +83,69 @@ def packs_for(players: int) -> int:
     return 2 if players <= 5 else 3 if players <= 9 else 4
 
 
-_OPTIONS = (
-    OptionSpec(
-        name="deuces_wild",
-        default=True,
-        doc="§7.1: every 2 is wild; false: 2s are ordinary cards in the order A-2-3.",
-    ),
-    OptionSpec(
-        name="deuce_has_natural_position",
-        default=False,
+@dataclass(frozen=True, kw_only=True, eq=False)
+class ContinentalOptions(RecycleOptions):
+    """Continental Rummy's options (RULES §7)."""
+
+    deuces_wild: bool = option(
+        True, doc="§7.1: every 2 is wild; false: 2s are ordinary cards in the order A-2-3."
+    )
+    deuce_has_natural_position: bool = option(
+        False,
         kind=ENGINE,
         doc="A-26: a wild 2 may also be itself in A-2-3; false: the order is A-3-4.",
-    ),
-    OptionSpec(
-        name="starting_chips",
-        default=20,
+    )
+    starting_chips: int = option(
+        20,
         minimum=1,
         maximum=100_000,
         doc="§7.8: each player's chips (or points) at the start of the match.",
-    ),
-    OptionSpec(
-        name="payment_per_opponent",
-        default=True,
+    )
+    payment_per_opponent: bool = option(
+        True,
         kind=ENGINE,
         doc="A-27: each opponent pays the deuce and joker premiums; false: paid once.",
-    ),
-    OptionSpec(
-        name="allow_go_out_before_first_draw",
-        default=True,
-        doc="§7.6/A-28: a dealt layout may be laid on the first turn without draw or discard.",
-    ),
-    OptionSpec(
-        name="min_naturals_per_run",
-        default=1,
+    )
+    allow_go_out_before_first_draw: bool = option(
+        True, doc="§7.6/A-28: a dealt layout may be laid on the first turn without draw or discard."
+    )
+    min_naturals_per_run: int = option(
+        1,
         minimum=1,
         maximum=3,
         kind=ENGINE,
         doc="A-29: natural (non-wild) cards each run of a layout needs.",
-    ),
-    OptionSpec(
-        name="cap_payment_at_balance",
-        default=False,
-        kind=ENGINE,
-        doc="A-30: a player pays at most what he has left (physical chips).",
-    ),
-    OptionSpec(
-        name="dealer_rotation",
-        default="next_player",
+    )
+    cap_payment_at_balance: bool = option(
+        False, kind=ENGINE, doc="A-30: a player pays at most what he has left (physical chips)."
+    )
+    dealer_rotation: Literal["next_player", "winner_deals"] = option(
+        "next_player",
         choices=("next_player", "winner_deals"),
         kind=ENGINE,
         doc="A-32: the deal passes to the next player, or the winner deals.",
-    ),
-    OptionSpec(
-        name="packs",
-        default=packs_for,
+    )
+    packs: int = option(
+        packs_for,
         minimum=2,
         maximum=4,
         kind=ENGINE,
         doc="§7.1: packs (each with one joker) by table size: 2 to 5 players 2, to 9 3, else 4.",
-    ),
-    OptionSpec(
-        name="match_deals",
-        default=None,
+    )
+    match_deals: int | None = option(
+        None,
         minimum=1,
         maximum=10_000,
         nullable=True,
         kind=ENGINE,
         doc="§7.9: null plays until someone has no chips; N also ends the match after N deals.",
-    ),
-    *RECYCLE_OPTIONS,
-)
+    )
 
 
 def check_options(players: int, options: Options) -> None:
     """The packs must hold the deal, the up-card and at least one card of stock."""
-    packs = int(options["packs"])  # type: ignore[arg-type]
+    opts = ContinentalOptions.of(options)
+    packs = opts.packs
     needed = players * HAND_SIZE + 2
     if packs * 53 < needed:
         raise OptionError(
@@ -167,7 +162,8 @@ def pack(packs: int) -> PieceSet:
 
 def pieces(options: Options) -> PieceSet:
     """The cards for these options."""
-    return pack(int(options["packs"]))  # type: ignore[arg-type]
+    opts = ContinentalOptions.of(options)
+    return pack(opts.packs)
 
 
 @cache
@@ -187,10 +183,11 @@ def _meld_rules(deuces_wild: bool, deuce_natural: bool, min_natural: int) -> Mel
 def meld_rules_for(options: Options) -> MeldRules:
     """RULES §7.4 under ``deuces_wild``, ``deuce_has_natural_position`` (A-26) and
     ``min_naturals_per_run`` (A-29)."""
+    opts = ContinentalOptions.of(options)
     return _meld_rules(
-        bool(options["deuces_wild"]),
-        bool(options["deuce_has_natural_position"]),
-        int(options["min_naturals_per_run"]),  # type: ignore[arg-type]
+        opts.deuces_wild,
+        opts.deuce_has_natural_position,
+        opts.min_naturals_per_run,
     )
 
 
@@ -382,10 +379,11 @@ class _LayoutCheck:
 
 def _layout_check(options: Options) -> _LayoutCheck:
     """The layout check under ``options`` (the options :func:`meld_rules_for` reads)."""
+    opts = ContinentalOptions.of(options)
     return _layout_check_of(
-        bool(options["deuces_wild"]),
-        bool(options["deuce_has_natural_position"]),
-        int(options["min_naturals_per_run"]),  # type: ignore[arg-type]
+        opts.deuces_wild,
+        opts.deuce_has_natural_position,
+        opts.min_naturals_per_run,
     )
 
 
@@ -506,7 +504,8 @@ def payment(outcome: SeatOutcome, options: Options) -> tuple[int, int]:
     + 10 (out before the first draw)``, plus ``D + 2J`` for the 2s and jokers laid
     out: per opponent by default (A-27), else once in total.
     """
-    deuces_wild = bool(options["deuces_wild"])
+    opts = ContinentalOptions.of(options)
+    deuces_wild = opts.deuces_wild
     deuces = sum(1 for f in outcome.laid if deuces_wild and f.rank == DEUCE)
     jokers = sum(1 for f in outcome.laid if f.is_joker)
     each = 1
@@ -517,20 +516,22 @@ def payment(outcome: SeatOutcome, options: Options) -> tuple[int, int]:
     elif outcome.first_turn:
         each += 7
     premium = deuces + 2 * jokers
-    if options["payment_per_opponent"]:
+    if opts.payment_per_opponent:
         return each + premium, 0
     return each, premium
 
 
 def starting_total(options: Options) -> int:
     """Every seat starts the match with ``starting_chips`` (§7.8)."""
-    return int(options["starting_chips"])  # type: ignore[arg-type]
+    opts = ContinentalOptions.of(options)
+    return opts.starting_chips
 
 
 def score_deal(
     outcomes: Sequence[SeatOutcome], double_game: bool, closing: Face | None, options: Options
 ) -> tuple[int, ...]:
     """RULES §7.8: every opponent pays the winner; A-30: capped at the payer's chips."""
+    opts = ContinentalOptions.of(options)
     winner = next((i for i, o in enumerate(outcomes) if o.closed), None)
     scores = [0] * len(outcomes)
     if winner is None:
@@ -539,7 +540,7 @@ def score_deal(
     for seat, o in enumerate(outcomes):
         if seat == winner:
             continue
-        paid = min(each, max(o.balance, 0)) if options["cap_payment_at_balance"] else each
+        paid = min(each, max(o.balance, 0)) if opts.cap_payment_at_balance else each
         scores[seat] = -paid
         scores[winner] += paid
     scores[winner] += once
@@ -549,19 +550,28 @@ def score_deal(
 def match_over(totals: Sequence[int], deals: int, options: Options) -> bool:
     """RULES §7.9/A-30: the match ends once a player has no chips left (or, with
     ``match_deals``, after that many deals: simulations need an end)."""
-    limit = options["match_deals"]
+    opts = ContinentalOptions.of(options)
+    limit = opts.match_deals
     return min(totals) <= 0 or (limit is not None and deals >= int(limit))
+
+
+def deals_in_match(options: Options) -> int | None:
+    """§7.9: a match has a fixed length only when ``match_deals`` is set."""
+    return ContinentalOptions.of(options).match_deals
 
 
 def play_rules(options: Options) -> PlayRules:
     """RULES §7.3-§7.7."""
+    opts = ContinentalOptions.of(options)
     return PlayRules(
-        discard_taken_allowed=bool(options["allow_discard_of_taken_discard"]),
+        discard_taken_allowed=opts.allow_discard_of_taken_discard,
         recycle_stock=True,  # §7.7/A-04: the shared rule of §2.4
+        recycle_limit=opts.max_stock_recycles,
+        recycle_shuffle=opts.recycle_shuffle,
         table_melds=False,  # §7.3: nothing is laid until a player goes out
         extensions=("layout",),  # §7.6: going out with the whole hand laid out
-        go_out_before_first_draw=bool(options["allow_go_out_before_first_draw"]),
-        winner_deals=options["dealer_rotation"] == "winner_deals",
+        go_out_before_first_draw=opts.allow_go_out_before_first_draw,
+        winner_deals=opts.dealer_rotation == "winner_deals",
         sections={
             "acquire": "§7.3",
             "meld": "§7.3",
@@ -592,7 +602,7 @@ CONTINENTAL = register(
         max_players=12,
         default_players=4,
         meld_rules=MELD_RULES,
-        options=_OPTIONS,
+        option_type=ContinentalOptions,
         pieces=pieces,
         # §7.5: there is no opening and no card values; a solver or bot ranks formations
         # by their length only.
@@ -602,6 +612,7 @@ CONTINENTAL = register(
         score_deal=score_deal,
         play_rules=play_rules,
         match_over=match_over,
+        deals_in_match=deals_in_match,
         meld_rules_for=meld_rules_for,
         find_layout=find_layout,
         layout_discards=layout_discards,

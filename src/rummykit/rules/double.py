@@ -4,11 +4,19 @@ that shift along the table."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules
 from rummykit.model.pieces import Face, PieceSet
-from rummykit.rules.cards import RECYCLE_OPTIONS, card_pack, deal_in_packets, target_or_deals_over
-from rummykit.rules.options import OptionKind, Options, OptionSpec
+from rummykit.rules.cards import (
+    RecycleOptions,
+    card_pack,
+    deal_in_packets,
+    target_or_deals_length,
+    target_or_deals_over,
+)
+from rummykit.rules.options import OptionKind, Options, option
 from rummykit.rules.variant import DealLayout, PlayRules, SeatOutcome, TakeUse, Variant, register
 
 __all__ = [
@@ -37,84 +45,78 @@ illegal."""
 
 def meld_rules_for(options: Options) -> MeldRules:
     """RULES §4.4: runs with the ace low or high (never both); sets of any suits."""
+    opts = DoubleOptions.of(options)
     return MeldRules(
         min_size=3,
         ace_low=True,
         ace_high=True,
         ace_both_ends=False,  # A-11: an ace ends a run, so at most 13 cards
         set_distinct_suits=False,  # §4.4: two packs, suits may repeat
-        set_max_size=int(options["set_max_size"]),  # type: ignore[arg-type]
-        min_natural=int(options["min_naturals_per_meld"]),  # type: ignore[arg-type]
+        set_max_size=opts.set_max_size,
+        min_natural=opts.min_naturals_per_meld,
     )
 
 
 ENGINE = OptionKind.ENGINE
-_OPTIONS = (
-    OptionSpec(
-        name="joker_count",
-        default=2,
-        minimum=0,
-        maximum=4,
-        doc="§4.1/§4.10: jokers added to the two packs.",
-    ),
-    OptionSpec(
-        name="set_max_size",
-        default=10,
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class DoubleOptions(RecycleOptions):
+    """Double Rummy's options (RULES §4)."""
+
+    joker_count: int = option(
+        2, minimum=0, maximum=4, doc="§4.1/§4.10: jokers added to the two packs."
+    )
+    set_max_size: int = option(
+        10,
         minimum=4,
         maximum=12,
         doc="§4.4/§4.10: most cards in a set (all 8 naturals of a rank and 2 jokers).",
-    ),
-    OptionSpec(
-        name="joker_complete_run_relocation",
-        default="any_meld_player_choice",
+    )
+    joker_complete_run_relocation: Literal["any_meld_player_choice", "forbidden"] = option(
+        "any_meld_player_choice",
         choices=RELOCATION,
         doc="§4.5/A-10: where the joker of a complete run goes when its card is laid off.",
-    ),
-    OptionSpec(
-        name="min_naturals_per_meld",
-        default=1,
+    )
+    min_naturals_per_meld: int = option(
+        1,
         minimum=1,
         maximum=3,
         kind=ENGINE,
         doc="A-13: natural cards every meld must hold (one card and two jokers is a meld).",
-    ),
-    OptionSpec(
-        name="hand_bonus_multiplier",
-        default=2,
+    )
+    hand_bonus_multiplier: int = option(
+        2,
         minimum=1,
         maximum=10,
         doc="§4.7: multiplier when the winner made a Hand (all 14 cards in one turn).",
-    ),
-    OptionSpec(
-        name="match_mode",
-        default="target",
+    )
+    match_mode: Literal["target", "deals"] = option(
+        "target",
         choices=("target", "deals"),
         kind=ENGINE,
         doc="A-12 (as Basic §3.8): race to target_score, or play match_deals deals.",
-    ),
-    OptionSpec(
-        name="target_score",
-        default=750,
+    )
+    target_score: int = option(
+        750,
         minimum=1,
         maximum=1_000_000,
         kind=ENGINE,
         doc="A-12 (as Basic §3.8): the first total to reach it wins (match_mode target).",
-    ),
-    OptionSpec(
-        name="match_deals",
-        default=4,
+    )
+    match_deals: int = option(
+        4,
         minimum=1,
         maximum=1000,
         kind=ENGINE,
         doc="A-12 (as Basic §3.8): number of deals (match_mode deals).",
-    ),
-    *RECYCLE_OPTIONS,
-)
+    )
 
 
 def pack(options: Options) -> PieceSet:
     """§4.1: two 52-card packs plus ``joker_count`` jokers (106 cards by default)."""
-    return card_pack(2, int(options["joker_count"]))  # type: ignore[arg-type]
+    opts = DoubleOptions.of(options)
+    return card_pack(2, opts.joker_count)
 
 
 def deal(
@@ -143,26 +145,30 @@ def score_deal(
     outcomes: Sequence[SeatOutcome], double_game: bool, closing: Face | None, options: Options
 ) -> tuple[int, ...]:
     """RULES §4.9: the winner collects every opponent's hand value (×2 for a Hand)."""
+    opts = DoubleOptions.of(options)
     winner = next((i for i, o in enumerate(outcomes) if o.closed), None)
     scores = [0] * len(outcomes)
     if winner is not None:
         total = sum(card_value(f) for o in outcomes for f in o.rack)
         if outcomes[winner].hand:
-            total *= int(options["hand_bonus_multiplier"])  # type: ignore[arg-type]
+            total *= opts.hand_bonus_multiplier
         scores[winner] = total
     return tuple(scores)
 
 
 def play_rules(options: Options) -> PlayRules:
     """RULES §4.3-§4.8."""
+    opts = DoubleOptions.of(options)
     return PlayRules(
         take_use=TakeUse.NONE,
-        discard_taken_allowed=bool(options["allow_discard_of_taken_discard"]),
+        discard_taken_allowed=opts.allow_discard_of_taken_discard,
         recycle_stock=True,  # §4.8/A-04
+        recycle_limit=opts.max_stock_recycles,
+        recycle_shuffle=opts.recycle_shuffle,
         layoff_before_opening=True,  # §4.3: lay off without ever having melded
         go_out_without_discard=True,  # §4.3/§4.7
         joker_shift=True,  # §4.5
-        joker_relocation=options["joker_complete_run_relocation"] == "any_meld_player_choice",
+        joker_relocation=opts.joker_complete_run_relocation == "any_meld_player_choice",
         sections={
             "acquire": "§4.3",
             "opening": "§4.6",
@@ -193,12 +199,12 @@ DOUBLE = register(
             "cards left in the other hands (joker 25, A 11, J/Q/K 10), doubled for a Hand. "
             "First to 750 wins."
         ),
-        material=pack({"joker_count": 2}).material,
+        material=pack(DoubleOptions.parse({}, 4)).material,
         min_players=2,
         max_players=6,
         default_players=4,
-        meld_rules=meld_rules_for({"set_max_size": 10, "min_naturals_per_meld": 1}),
-        options=_OPTIONS,
+        meld_rules=meld_rules_for(DoubleOptions.parse({}, 4)),
+        option_type=DoubleOptions,
         pieces=pack,
         opening_value=opening_value,
         score_value=card_value,
@@ -206,6 +212,7 @@ DOUBLE = register(
         score_deal=score_deal,
         play_rules=play_rules,
         match_over=target_or_deals_over,
+        deals_in_match=target_or_deals_length,
         meld_rules_for=meld_rules_for,
     )
 )

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules
 from rummykit.model.pieces import Face
-from rummykit.rules.cards import RECYCLE_OPTIONS, card_pack
-from rummykit.rules.options import OptionKind, Options, OptionSpec
+from rummykit.rules.cards import RecycleOptions, card_pack
+from rummykit.rules.options import OptionKind, Options, option
 from rummykit.rules.variant import (
     Constant,
     DealFromOrder,
@@ -17,6 +18,7 @@ from rummykit.rules.variant import (
     SeatOutcome,
     TakeUse,
     Variant,
+    no_fixed_match_deals,
     register,
 )
 
@@ -38,63 +40,46 @@ MELD_RULES = MeldRules(
 )
 
 ENGINE = OptionKind.ENGINE
-_OPTIONS = (
-    OptionSpec(
-        name="opening_min_points",
-        default=51,
-        minimum=0,
-        maximum=500,
-        doc="§5.5: points the first laydown must reach.",
-    ),
-    OptionSpec(
-        name="opening_requires_run",
-        default=True,
-        doc="§5.5: the first laydown includes at least one run.",
-    ),
-    OptionSpec(
-        name="discard_take_requires_new_meld",
-        default=True,
-        doc="§5.3/A-15: the top discard is taken only to lay it in a new meld this turn.",
-    ),
-    OptionSpec(
-        name="dealer_first_turn_discard_only",
-        default=True,
-        doc="§5.2: the dealer's first turn is a discard without a draw.",
-    ),
-    OptionSpec(
-        name="dealer_may_meld_first_turn",
-        default=False,
-        kind=ENGINE,
-        doc="A-14: the dealer may lay melds on that first turn.",
-    ),
-    OptionSpec(
-        name="layoff_on_opening_turn",
-        default=True,
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class German2Options(RecycleOptions):
+    """German two-player Rummy's options (RULES §5)."""
+
+    opening_min_points: int = option(
+        51, minimum=0, maximum=500, doc="§5.5: points the first laydown must reach."
+    )
+    opening_requires_run: bool = option(
+        True, doc="§5.5: the first laydown includes at least one run."
+    )
+    discard_take_requires_new_meld: bool = option(
+        True, doc="§5.3/A-15: the top discard is taken only to lay it in a new meld this turn."
+    )
+    dealer_first_turn_discard_only: bool = option(
+        True, doc="§5.2: the dealer's first turn is a discard without a draw."
+    )
+    dealer_may_meld_first_turn: bool = option(
+        False, kind=ENGINE, doc="A-14: the dealer may lay melds on that first turn."
+    )
+    layoff_on_opening_turn: bool = option(
+        True,
         kind=ENGINE,
         doc="A-17: lay-offs are allowed right after the opening melds, in the same turn.",
-    ),
-    OptionSpec(
-        name="allow_go_out_without_discard",
-        default=True,
+    )
+    allow_go_out_without_discard: bool = option(
+        True,
         kind=ENGINE,
         doc="A-18: melding or laying off the last card ends the deal without a discard.",
-    ),
-    OptionSpec(
-        name="unopened_loser_penalty",
-        default=100,
-        minimum=0,
-        maximum=10_000,
-        doc="§5.9: flat penalty of a loser who never opened.",
-    ),
-    OptionSpec(
-        name="match_loss_threshold",
-        default=200,
+    )
+    unopened_loser_penalty: int = option(
+        100, minimum=0, maximum=10_000, doc="§5.9: flat penalty of a loser who never opened."
+    )
+    match_loss_threshold: int = option(
+        200,
         minimum=1,
         maximum=100_000,
         doc="§5.9/A-19: a total strictly above this loses the match.",
-    ),
-    *RECYCLE_OPTIONS,
-)
+    )
 
 
 def opening_value(kind: MeldKind, position: int) -> int:
@@ -134,10 +119,11 @@ def score_deal(
     outcomes: Sequence[SeatOutcome], double_game: bool, closing: Face | None, options: Options
 ) -> tuple[int, ...]:
     """RULES §5.9: the winner records nothing; the loser his hand (100 if unopened)."""
+    opts = German2Options.of(options)
     winner = next((i for i, o in enumerate(outcomes) if o.closed), None)
     if winner is None:
         return (0,) * len(outcomes)
-    flat = int(options["unopened_loser_penalty"])  # type: ignore[arg-type]
+    flat = opts.unopened_loser_penalty
     return tuple(
         0 if i == winner else (sum(PENALTY[f.rank] for f in o.rack) if o.opened else flat)
         for i, o in enumerate(outcomes)
@@ -146,25 +132,27 @@ def score_deal(
 
 def match_over(totals: Sequence[int], deals: int, options: Options) -> bool:
     """RULES §5.9/A-19: the first total strictly above the threshold loses."""
-    return max(totals) > int(options["match_loss_threshold"])  # type: ignore[arg-type]
+    opts = German2Options.of(options)
+    return max(totals) > opts.match_loss_threshold
 
 
 def play_rules(options: Options) -> PlayRules:
     """RULES §5.2-§5.8."""
+    opts = German2Options.of(options)
     return PlayRules(
-        first_turn_draws=not options["dealer_first_turn_discard_only"],
-        first_turn_may_meld=bool(options["dealer_may_meld_first_turn"]),
-        take_use=(
-            TakeUse.NEW_FORMATION if options["discard_take_requires_new_meld"] else TakeUse.NONE
-        ),
-        discard_taken_allowed=bool(options["allow_discard_of_taken_discard"]),
+        first_turn_draws=not opts.dealer_first_turn_discard_only,
+        first_turn_may_meld=opts.dealer_may_meld_first_turn,
+        take_use=(TakeUse.NEW_FORMATION if opts.discard_take_requires_new_meld else TakeUse.NONE),
+        discard_taken_allowed=opts.allow_discard_of_taken_discard,
         recycle_stock=True,
-        layoff_on_opening_turn=bool(options["layoff_on_opening_turn"]),
-        go_out_without_discard=bool(options["allow_go_out_without_discard"]),
+        recycle_limit=opts.max_stock_recycles,
+        recycle_shuffle=opts.recycle_shuffle,
+        layoff_on_opening_turn=opts.layoff_on_opening_turn,
+        go_out_without_discard=opts.allow_go_out_without_discard,
         hand_waives_opening=True,
-        opening_min_points=int(options["opening_min_points"]),  # type: ignore[arg-type]
+        opening_min_points=opts.opening_min_points,
         opening_structure=(
-            OpeningStructure.RUN if options["opening_requires_run"] else OpeningStructure.NONE
+            OpeningStructure.RUN if opts.opening_requires_run else OpeningStructure.NONE
         ),
         match_winner="lowest",
         sections={
@@ -201,7 +189,7 @@ GERMAN2 = register(
         max_players=2,
         default_players=2,
         meld_rules=MELD_RULES,
-        options=_OPTIONS,
+        option_type=German2Options,
         pieces=Constant(PACK),
         opening_value=opening_value,
         score_value=score_value,
@@ -209,5 +197,6 @@ GERMAN2 = register(
         score_deal=score_deal,
         play_rules=play_rules,
         match_over=match_over,
+        deals_in_match=no_fixed_match_deals,
     )
 )

@@ -4,20 +4,27 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import MISSING, dataclass, field, fields
 from enum import StrEnum
+from functools import cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 __all__ = [
+    "DealsMatch",
     "OptionError",
     "OptionKind",
     "OptionSpec",
     "Options",
+    "TargetMatch",
+    "VariantOptions",
+    "deals_match",
     "fingerprint",
+    "option",
     "per_player",
     "resolve_options",
+    "target_match",
 ]
 
 OptionValue = bool | int | str | None
@@ -126,6 +133,159 @@ def resolve_options(
         for name, spec in known.items()
     }
     return MappingProxyType(values)
+
+
+def option(
+    default: OptionValue | Callable[[int], OptionValue],
+    *,
+    doc: str,
+    kind: OptionKind = OptionKind.DOCUMENTED,
+    choices: tuple[str, ...] | None = None,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    nullable: bool = False,
+) -> Any:
+    """Declare one field of a :class:`VariantOptions` class: its default (a value, or a
+    function of the player count), documentation and allowed values.
+
+    The field has no dataclass default: a typed options object is made by
+    :meth:`VariantOptions.parse`, which fills every field, never by hand.
+    """
+    return field(
+        metadata={
+            "spec": {
+                "default": default,
+                "doc": doc,
+                "kind": kind,
+                "choices": choices,
+                "minimum": minimum,
+                "maximum": maximum,
+                "nullable": nullable,
+            }
+        }
+    )
+
+
+_O = TypeVar("_O", bound="VariantOptions")
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class VariantOptions(Mapping[str, OptionValue]):
+    """A variant's options, parsed once into a frozen typed object.
+
+    Each variant subclasses it with one typed field per option, declared with
+    :func:`option`; rules read ``options.name``, never a string key.  It is also a
+    read-only mapping from option names to values (records, views and fingerprints
+    store it as a plain dict), equal to any mapping with the same items.
+    """
+
+    @classmethod
+    def specs(cls) -> tuple[OptionSpec, ...]:
+        """The options' declarations, in the order users see them: the class's own
+        fields first, then each base's (a shared group such as the card games'
+        recycling options comes last)."""
+        return _specs_of(cls)
+
+    @classmethod
+    def parse(cls: type[_O], given: Mapping[str, Any], players: int) -> _O:
+        """Validate ``given`` (unknown names and disallowed values are errors) and fill
+        every other option with its default for ``players`` seats."""
+        if isinstance(given, cls):
+            return given
+        values = resolve_options(cls.specs(), given, players)
+        return cls(**values)
+
+    @classmethod
+    def of(cls: type[_O], options: Mapping[str, Any]) -> _O:
+        """``options`` as this class: the typed object a game of this variant holds, or
+        a complete mapping of its options (validated; a missing or unknown name is an
+        error, never filled in)."""
+        if isinstance(options, cls):
+            return options
+        names = set(_names_of(cls))
+        if isinstance(options, VariantOptions) or set(options) != names:
+            missing = sorted(names - set(options))
+            raise OptionError(
+                f"expected every option of {cls.__name__}"
+                + (f"; missing {', '.join(missing)}" if missing else "")
+                + (f"; got {type(options).__name__}" if isinstance(options, VariantOptions) else "")
+            )
+        return cls(**resolve_options(cls.specs(), options, 0))
+
+    def __getitem__(self, name: str) -> OptionValue:
+        if name not in _names_of(type(self)):
+            raise KeyError(name)
+        value: OptionValue = getattr(self, name)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_names_of(type(self)))
+
+    def __len__(self) -> int:
+        return len(_names_of(type(self)))
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.items()))
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.items())
+        return f"{type(self).__name__}({inner})"
+
+
+@runtime_checkable
+class DealsMatch(Protocol):
+    """Options of a match of a fixed number of deals."""
+
+    @property
+    def match_deals(self) -> int: ...
+
+
+@runtime_checkable
+class TargetMatch(Protocol):
+    """Options of a match raced to a target score, or played for a number of deals."""
+
+    @property
+    def match_mode(self) -> str: ...
+    @property
+    def match_deals(self) -> int: ...
+    @property
+    def target_score(self) -> int: ...
+
+
+def deals_match(options: Mapping[str, Any]) -> DealsMatch:
+    """``options`` as those of a match of a fixed number of deals (shared hooks)."""
+    if isinstance(options, VariantOptions) and isinstance(options, DealsMatch):
+        return options
+    raise OptionError(f"{type(options).__name__} has no match_deals option")
+
+
+def target_match(options: Mapping[str, Any]) -> TargetMatch:
+    """``options`` as those of a match raced to a target score (shared hooks)."""
+    if isinstance(options, VariantOptions) and isinstance(options, TargetMatch):
+        return options
+    raise OptionError(f"{type(options).__name__} has not the options of a target match")
+
+
+@cache
+def _specs_of(cls: type[VariantOptions]) -> tuple[OptionSpec, ...]:
+    declared = {f.name: f for f in fields(cls)}
+    order: list[str] = []
+    for klass in cls.__mro__:
+        for name in vars(klass).get("__annotations__", {}):
+            if name in declared and name not in order:
+                order.append(name)
+    specs = []
+    for name in order:
+        meta = declared[name].metadata.get("spec")
+        if meta is None or declared[name].default is not MISSING:
+            raise TypeError(f"{cls.__name__}.{name} must be declared with option()")
+        specs.append(OptionSpec(name=name, **meta))
+    return tuple(specs)
+
+
+@cache
+def _names_of(cls: type[VariantOptions]) -> tuple[str, ...]:
+    return tuple(s.name for s in _specs_of(cls))
 
 
 def parse_option_value(spec: OptionSpec, text: str) -> OptionValue:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
+from typing import Literal
 
 from rummykit.model.candidates import candidates_with, counts_of
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, read_meld
@@ -19,18 +21,28 @@ from rummykit.model.pieces import (
     suit_kinds,
     suit_of_kind,
 )
-from rummykit.rules.options import OptionKind, Options, OptionSpec, per_player
+from rummykit.rules.options import (
+    OptionKind,
+    Options,
+    VariantOptions,
+    option,
+    per_player,
+)
 from rummykit.rules.tiles import TILES_106, lay_wall
 from rummykit.rules.tiles import stack_wall as stack_tile_wall
 from rummykit.rules.variant import (
+    BoardSettings,
     Constant,
     Contract,
     DealFromOrder,
     DealLayout,
     OpeningStructure,
     PlayRules,
+    PrePlaySettings,
+    ScoringSettings,
     SeatOutcome,
     TakeUse,
+    ThreeSettings,
     Variant,
     register,
 )
@@ -60,221 +72,160 @@ MELD_RULES = MeldRules(
 )
 
 ENGINE = OptionKind.ENGINE
-_OPTIONS = (
-    OptionSpec(
-        name="direction",
-        default="counterclockwise",
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class RemiRoOptions(VariantOptions):
+    """Remi etalat's options (RULES §9)."""
+
+    direction: Literal["counterclockwise", "clockwise"] = option(
+        "counterclockwise",
         choices=("counterclockwise", "clockwise"),
         doc="§9.1/A-44: direction of play (RO counter-clockwise, BG clockwise).",
-    ),
-    OptionSpec(
-        name="joker_indicator_count",
-        default=14,
+    )
+    joker_indicator_count: int = option(
+        14,
         minimum=1,
         maximum=15,
         kind=ENGINE,
         doc="§9.2/A-47: the stack counted to when the indicator is a joker.",
-    ),
-    OptionSpec(
-        name="stack_deal_order",
-        default="round_robin",
+    )
+    stack_deal_order: Literal["round_robin", "pairs"] = option(
+        "round_robin",
         choices=("round_robin", "pairs"),
         kind=ENGINE,
         doc="§9.3/A-65: stacks handed out one at a time, or two at a time.",
-    ),
-    OptionSpec(
-        name="doubles_swap_enabled",
-        default=True,
-        doc="§9.4: players holding doubles may swap one tile of each, face down.",
-    ),
-    OptionSpec(
-        name="doubles_swap_same_category_only",
-        default=True,
-        kind=ENGINE,
-        doc="A-49: a swap exchanges doubles of the same category only.",
-    ),
-    OptionSpec(
-        name="three_doubles_reshuffle",
-        default=True,
-        doc="§9.4: a player dealt 3 doubles may have the game broken and redealt.",
-    ),
-    OptionSpec(
-        name="atu_bonus",
-        default=50,
+    )
+    doubles_swap_enabled: bool = option(
+        True, doc="§9.4: players holding doubles may swap one tile of each, face down."
+    )
+    doubles_swap_same_category_only: bool = option(
+        True, kind=ENGINE, doc="A-49: a swap exchanges doubles of the same category only."
+    )
+    three_doubles_reshuffle: bool = option(
+        True, doc="§9.4: a player dealt 3 doubles may have the game broken and redealt."
+    )
+    atu_bonus: int = option(
+        50,
         minimum=0,
         maximum=1000,
         doc="§9.4/§9.12: bonus for announcing the indicator's twin (atu).",
-    ),
-    OptionSpec(
-        name="atu_mandatory",
-        default=False,
-        doc="§9.4: atu is announced automatically (BG) instead of optionally (RO).",
-    ),
-    OptionSpec(
-        name="atu_on_joker_indicator",
-        default=True,
-        kind=ENGINE,
-        doc="A-48: with a joker indicator, the other joker's holder has atu.",
-    ),
-    OptionSpec(
-        name="opening_min_points",
-        default=45,
-        minimum=0,
-        maximum=500,
-        doc="§9.8: opening points the first laydown must reach.",
-    ),
-    OptionSpec(
-        name="opening_structure",
-        default="run_or_ones_set",
+    )
+    atu_mandatory: bool = option(
+        False, doc="§9.4: atu is announced automatically (BG) instead of optionally (RO)."
+    )
+    atu_on_joker_indicator: bool = option(
+        True, kind=ENGINE, doc="A-48: with a joker indicator, the other joker's holder has atu."
+    )
+    opening_min_points: int = option(
+        45, minimum=0, maximum=500, doc="§9.8: opening points the first laydown must reach."
+    )
+    opening_structure: Literal["run_or_ones_set", "run_and_set"] = option(
+        "run_or_ones_set",
         choices=("run_or_ones_set", "run_and_set"),
         doc="§9.8/A-45/A-46: at least one run (or a lone set of 1s); BG: a run and a set.",
-    ),
-    OptionSpec(
-        name="column_take_middle_requires_opened",
-        default=True,
-        doc="§9.6(c)/A-50: a middle take needs a player opened before this turn (RO).",
-    ),
-    OptionSpec(
-        name="column_take_middle_min_rack",
-        default=4,
+    )
+    column_take_middle_requires_opened: bool = option(
+        True, doc="§9.6(c)/A-50: a middle take needs a player opened before this turn (RO)."
+    )
+    column_take_middle_min_rack: int = option(
+        4,
         minimum=1,
         maximum=15,
         doc="§9.6(c)/A-50: tiles on the rack needed before a middle take (RO 4, BG 1).",
-    ),
-    OptionSpec(
-        name="column_take_allow_attach",
-        default=False,
+    )
+    column_take_allow_attach: bool = option(
+        False,
         kind=ENGINE,
         doc="A-51: a taken column tile may satisfy its obligation by being attached.",
-    ),
-    OptionSpec(
-        name="attach_on_opening_turn",
-        default=False,
-        kind=ENGINE,
-        doc="A-53: attaching is allowed in the turn of the opening.",
-    ),
-    OptionSpec(
-        name="joker_exchange_on_opening_turn",
-        default=True,
+    )
+    attach_on_opening_turn: bool = option(
+        False, kind=ENGINE, doc="A-53: attaching is allowed in the turn of the opening."
+    )
+    joker_exchange_on_opening_turn: bool = option(
+        True,
         kind=ENGINE,
         doc="A-55: an exchange may feed the opening formation in the opening turn.",
-    ),
-    OptionSpec(
-        name="rack_max_after_turn",
-        default=14,
-        # Every rack holds 14 tiles after its round-1 discard, so a lower cap deadlocks.
+    )
+    rack_max_after_turn: int = option(
+        14,
         minimum=14,
         maximum=106,
         doc="§9.6/A-50: most tiles on a rack after the turn's discard (14 or more).",
-    ),
-    OptionSpec(
-        name="three_tile_penalty",
-        default=500,
-        minimum=0,
-        maximum=10000,
-        doc="§9.11/A-56: penalty for not announcing three tiles.",
-    ),
-    OptionSpec(
-        name="three_tile_penalty_mode",
-        default="replace",
+    )
+    three_tile_penalty: int = option(
+        500, minimum=0, maximum=10000, doc="§9.11/A-56: penalty for not announcing three tiles."
+    )
+    three_tile_penalty_mode: Literal["replace", "add"] = option(
+        "replace",
         choices=("replace", "add"),
         doc="A-56: the penalty replaces the deal score (RO) or is subtracted from it.",
-    ),
-    OptionSpec(
-        name="unopened_penalty",
-        default=100,
-        minimum=0,
-        maximum=10000,
-        doc="§9.12: flat penalty of a player who never opened.",
-    ),
-    OptionSpec(
-        name="unopened_on_exhaustion",
-        default="flat",
+    )
+    unopened_penalty: int = option(
+        100, minimum=0, maximum=10000, doc="§9.12: flat penalty of a player who never opened."
+    )
+    unopened_on_exhaustion: Literal["flat", "rack"] = option(
+        "flat",
         choices=("flat", "rack"),
         kind=ENGINE,
         doc="A-58: at stock exhaustion the unopened pay the flat penalty, or their rack.",
-    ),
-    OptionSpec(
-        name="closing_bonus",
-        default=50,
-        minimum=0,
-        maximum=1000,
-        doc="§9.12: bonus to the player who closes.",
-    ),
-    OptionSpec(
-        name="closing_with_1_or_joker_multiplier",
-        default=2,
-        minimum=1,
-        maximum=10,
-        doc="§9.11: multiplier for closing with a 1 or a joker.",
-    ),
-    OptionSpec(
-        name="double_game_multiplier",
-        default=2,
+    )
+    closing_bonus: int = option(
+        50, minimum=0, maximum=1000, doc="§9.12: bonus to the player who closes."
+    )
+    closing_with_1_or_joker_multiplier: int = option(
+        2, minimum=1, maximum=10, doc="§9.11: multiplier for closing with a 1 or a joker."
+    )
+    double_game_multiplier: int = option(
+        2,
         minimum=1,
         maximum=10,
         doc="§9.2: multiplier for every score when the indicator is a 1 or a joker.",
-    ),
-    OptionSpec(
-        name="double_game_applies_to_penalties",
-        default=True,
-        kind=ENGINE,
-        doc="A-59: negative deal scores are multiplied in a double game too.",
-    ),
-    OptionSpec(
-        name="board_play_enabled",
-        default=True,
-        doc="§9.13: play on the board (contracts) may be declared.",
-    ),
-    OptionSpec(
-        name="board_declare_within_turns",
-        default=3,
+    )
+    double_game_applies_to_penalties: bool = option(
+        True, kind=ENGINE, doc="A-59: negative deal scores are multiplied in a double game too."
+    )
+    board_play_enabled: bool = option(
+        True, doc="§9.13: play on the board (contracts) may be declared."
+    )
+    board_declare_within_turns: int = option(
+        3,
         minimum=1,
         maximum=50,
         doc="§9.13/A-62: board play is declared within a player's first N turns.",
-    ),
-    OptionSpec(
-        name="board_closing_bonus",
-        default=False,
-        kind=ENGINE,
-        doc="A-61: a board closer also receives the closing bonus.",
-    ),
-    OptionSpec(
-        name="mosaic_strict",
-        default=True,
-        doc="§9.13: Mosaic also needs four colours first and two different 1s (RO).",
-    ),
-    OptionSpec(
-        name="bicolor_definition",
-        default="two_single_colour_runs",
+    )
+    board_closing_bonus: bool = option(
+        False, kind=ENGINE, doc="A-61: a board closer also receives the closing bonus."
+    )
+    mosaic_strict: bool = option(
+        True, doc="§9.13: Mosaic also needs four colours first and two different 1s (RO)."
+    )
+    bicolor_definition: Literal[
+        "two_single_colour_runs", "complete_run_two_colours", "runs_of_two_colours"
+    ] = option(
+        "two_single_colour_runs",
         choices=("two_single_colour_runs", "complete_run_two_colours", "runs_of_two_colours"),
         kind=ENGINE,
         doc="A-61: what the Bicolour contract requires.",
-    ),
-    OptionSpec(
-        name="board_jokers_allowed",
-        default=True,
-        kind=ENGINE,
-        doc="A-61: jokers are wild in board contracts.",
-    ),
-    OptionSpec(
-        name="match_deals",
-        default=per_player,
+    )
+    board_jokers_allowed: bool = option(
+        True, kind=ENGINE, doc="A-61: jokers are wild in board contracts."
+    )
+    match_deals: int = option(
+        per_player,
         minimum=1,
         maximum=1000,
         kind=ENGINE,
         doc="A-63: deals in a match (default: one per player as maker).",
-    ),
-    OptionSpec(
-        name="target_score",
-        default=None,
+    )
+    target_score: int | None = option(
+        None,
         minimum=1,
         maximum=1_000_000,
         nullable=True,
         kind=ENGINE,
         doc="A-63: the match ends once a player's total reaches this.",
-    ),
-)
+    )
 
 
 def opening_value(kind: MeldKind, position: int) -> int:
@@ -301,7 +252,8 @@ def build_wall(order: Sequence[int], players: int, maker: int, options: Options)
     from bottom to top, and ``order[105]`` is the indicator.  Seats are in
     play order; the first player is the one on the maker's right.
     """
-    counterclockwise = options["direction"] == "counterclockwise"
+    opts = RemiRoOptions.of(options)
+    counterclockwise = opts.direction == "counterclockwise"
     # §0.4/A-44: the maker's right neighbour is the next seat in play order when play
     # runs counter-clockwise, the previous one when it runs clockwise.
     first = (maker + 1) % players if counterclockwise else (maker - 1) % players
@@ -309,8 +261,8 @@ def build_wall(order: Sequence[int], players: int, maker: int, options: Options)
         order,
         players,
         first,
-        joker_count=int(options["joker_indicator_count"]),  # type: ignore[arg-type]
-        pairs=options["stack_deal_order"] == "pairs",
+        joker_count=opts.joker_indicator_count,
+        pairs=opts.stack_deal_order == "pairs",
     )
     face = TILES_106.faces[wall.indicator]
     return DealLayout(
@@ -352,35 +304,36 @@ def score_deal(
     options: Options,
 ) -> tuple[int, ...]:
     """Deal scores per RULES §9.12 (and §9.13 for a board closer)."""
+    opts = RemiRoOptions.of(options)
     ended_by_close = any(o.closed for o in outcomes)
     scores: list[int] = []
-    atu_bonus = int(options["atu_bonus"])  # type: ignore[arg-type]
+    atu_bonus = opts.atu_bonus
     for o in outcomes:
         if o.closed and o.contract is not None:
             base = o.contract.value + atu_bonus * o.atu
-            if options["board_closing_bonus"]:
-                base += int(options["closing_bonus"])  # type: ignore[arg-type]
+            if opts.board_closing_bonus:
+                base += opts.closing_bonus
         elif not o.opened:
-            if not ended_by_close and options["unopened_on_exhaustion"] == "rack":
+            if not ended_by_close and opts.unopened_on_exhaustion == "rack":
                 base = -o.rack_value + atu_bonus * o.atu
             else:
-                base = -int(options["unopened_penalty"]) + atu_bonus * o.atu  # type: ignore[arg-type]
+                base = -opts.unopened_penalty + atu_bonus * o.atu
         else:
             base = o.table_value - o.rack_value + atu_bonus * o.atu
             if o.closed:
-                base += int(options["closing_bonus"])  # type: ignore[arg-type]
+                base += opts.closing_bonus
         if (
             o.closed
             and closing_face is not None
             and (closing_face.is_joker or closing_face.rank == 1)
         ):
-            base *= int(options["closing_with_1_or_joker_multiplier"])  # type: ignore[arg-type]
-        if double_game and (base >= 0 or options["double_game_applies_to_penalties"]):
-            base *= int(options["double_game_multiplier"])  # type: ignore[arg-type]
+            base *= opts.closing_with_1_or_joker_multiplier
+        if double_game and (base >= 0 or opts.double_game_applies_to_penalties):
+            base *= opts.double_game_multiplier
         if o.three_violation:
             # A-56: the penalty is flat and never multiplied.
-            penalty = int(options["three_tile_penalty"])  # type: ignore[arg-type]
-            base = -penalty if options["three_tile_penalty_mode"] == "replace" else base - penalty
+            penalty = opts.three_tile_penalty
+            base = -penalty if opts.three_tile_penalty_mode == "replace" else base - penalty
         scores.append(base)
     return tuple(scores)
 
@@ -627,13 +580,14 @@ def _bicolour(kinds: Sequence[int], definition: str) -> bool:
 
 def find_contract(faces: Sequence[Face], options: Options) -> Contract | None:
     """The highest-valued board contract the 14 faces form (RULES §9.13), or None."""
+    opts = RemiRoOptions.of(options)
     if len(faces) != 14:
         return None
     found = contract_of(
         tuple(sorted(f.kind for f in faces)),
-        bool(options["board_jokers_allowed"]),
-        bool(options["mosaic_strict"]),
-        str(options["bicolor_definition"]),
+        opts.board_jokers_allowed,
+        opts.mosaic_strict,
+        str(opts.bicolor_definition),
     )
     if found is None:
         return None
@@ -643,14 +597,15 @@ def find_contract(faces: Sequence[Face], options: Options) -> Contract | None:
 
 def board_closes(faces: Sequence[Face], options: Options) -> dict[Face, Contract]:
     """Each face a board player holding ``faces`` (15) can discard to close, with the contract."""
+    opts = RemiRoOptions.of(options)
     if len(faces) != 15:
         return {}
     key = tuple(sorted(f.kind for f in faces))
     found = _closing_kinds(
         key,
-        bool(options["board_jokers_allowed"]),
-        bool(options["mosaic_strict"]),
-        str(options["bicolor_definition"]),
+        opts.board_jokers_allowed,
+        opts.mosaic_strict,
+        str(opts.bicolor_definition),
     )
     out: dict[Face, Contract] = {}
     for kind, (name, value) in found:
@@ -737,31 +692,56 @@ def contract_of(
 
 def play_rules(options: Options) -> PlayRules:
     """The turn structure of RULES §9.5-§9.13 under these options."""
-    board = bool(options["board_play_enabled"])
+    opts = RemiRoOptions.of(options)
+    board = opts.board_play_enabled
     return PlayRules(
         # §9.4 announcements, §9.11 "three", §9.13 board play (with the option off, the
         # extension stays to say why "board" is refused).
         extensions=("preplay", "three", "board"),
+        settings=(
+            PrePlaySettings(
+                swaps=opts.doubles_swap_enabled,
+                swap_same_category=opts.doubles_swap_same_category_only,
+                reshuffle=opts.three_doubles_reshuffle,
+                atu_mandatory=opts.atu_mandatory,
+                atu_on_joker=opts.atu_on_joker_indicator,
+            ),
+            ThreeSettings(penalty=opts.three_tile_penalty),
+            ScoringSettings(
+                closing_bonus=opts.closing_bonus,
+                double_game_multiplier=opts.double_game_multiplier,
+                special_close_multiplier=opts.closing_with_1_or_joker_multiplier,
+            ),
+            BoardSettings(
+                declare_window=opts.board_declare_within_turns,
+                beaten_penalty=opts.unopened_penalty,
+            ),
+        ),
         first_turn_draws=False,
         first_turn_may_meld=False,
         first_round_restricted=True,
         first_discard_dead=True,
         take_any_column_tile=True,
+        middle_take_needs_opened=opts.column_take_middle_requires_opened,
+        middle_take_min_rack=opts.column_take_middle_min_rack,
+        taken_piece_may_attach=opts.column_take_allow_attach,
+        rack_max_after_turn=opts.rack_max_after_turn,
+        clockwise=opts.direction == "clockwise",
         take_use=TakeUse.NEW_FORMATION,
         recycle_stock=False,
         layoff_before_opening=False,
-        layoff_on_opening_turn=bool(options["attach_on_opening_turn"]),
+        layoff_on_opening_turn=opts.attach_on_opening_turn,
         go_out_without_discard=False,
         board_play=board,
         joker_layoff_own_only=True,
         joker_exchange=True,
-        exchange_needs_opened_before=not options["joker_exchange_on_opening_turn"],
+        exchange_needs_opened_before=not opts.joker_exchange_on_opening_turn,
         exchange_needs_opened_by_end=True,
         exchanged_joker_locked=True,
         exchange_set_needs_all_suits=True,
         exchanged_joker_use="formation",
-        opening_min_points=int(options["opening_min_points"]),  # type: ignore[arg-type]
-        opening_structure=OpeningStructure(str(options["opening_structure"])),
+        opening_min_points=opts.opening_min_points,
+        opening_structure=OpeningStructure(str(opts.opening_structure)),
         sections={
             "first_turn": "§9.5",
             "acquire": "§9.6(1)",
@@ -783,10 +763,9 @@ def play_rules(options: Options) -> PlayRules:
 
 def match_over(totals: Sequence[int], deals: int, options: Options) -> bool:
     """A-63: after ``match_deals`` deals, or once a total reaches ``target_score``."""
-    target = options["target_score"]
-    return deals >= int(options["match_deals"]) or (  # type: ignore[arg-type]
-        target is not None and max(totals) >= int(target)
-    )
+    opts = RemiRoOptions.of(options)
+    target = opts.target_score
+    return deals >= opts.match_deals or (target is not None and max(totals) >= int(target))
 
 
 REMI_RO = register(
@@ -811,7 +790,7 @@ REMI_RO = register(
         max_players=4,
         default_players=4,
         meld_rules=MELD_RULES,
-        options=_OPTIONS,
+        option_type=RemiRoOptions,
         pieces=Constant(TILES_106),
         opening_value=opening_value,
         score_value=score_value,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal
 
 from rummykit.model.candidates import Candidate, candidates_with, counts_of
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules
@@ -24,16 +25,24 @@ from rummykit.model.pieces import (
     kind_of,
     suit_kinds,
 )
-from rummykit.rules.options import OptionKind, Options, OptionSpec, per_player
+from rummykit.rules.options import (
+    OptionKind,
+    Options,
+    VariantOptions,
+    option,
+    per_player,
+)
 from rummykit.rules.tiles import TILES_106, lay_wall
 from rummykit.rules.tiles import stack_wall as stack_tile_wall
 from rummykit.rules.variant import (
+    BoardSettings,
     Constant,
     Contract,
     DealFromOrder,
     DealLayout,
     OpeningStructure,
     PlayRules,
+    PrePlaySettings,
     SeatOutcome,
     TakeUse,
     Variant,
@@ -86,140 +95,102 @@ WIDEST_MELD_RULES = MeldRules(
 """Every formation some ``max_jokers_rule``/``set_max_size`` allows (``one_natural``)."""
 
 ENGINE = OptionKind.ENGINE
-_OPTIONS = (
-    OptionSpec(
-        name="direction",
-        default="clockwise",
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class RemmiDeOptions(VariantOptions):
+    """Remmi's options (RULES §10)."""
+
+    direction: Literal["clockwise", "counterclockwise"] = option(
+        "clockwise",
         choices=("clockwise", "counterclockwise"),
         kind=ENGINE,
         doc="§10.1/A-68: direction of play; the first player sits left of the dealer.",
-    ),
-    OptionSpec(
-        name="opening_min_points",
-        default=50,
+    )
+    opening_min_points: int = option(
+        50,
         minimum=0,
         maximum=500,
         doc="§10.5: points the formations of the opening turn must reach.",
-    ),
-    OptionSpec(
-        name="opening_requires_set_and_run",
-        default=True,
-        doc="§10.5: the opening includes at least one Kunst and one Laufend.",
-    ),
-    OptionSpec(
-        name="one_value_high",
-        default=14,
+    )
+    opening_requires_set_and_run: bool = option(
+        True, doc="§10.5: the opening includes at least one Kunst and one Laufend."
+    )
+    one_value_high: int = option(
+        14,
         minimum=0,
         maximum=100,
         doc="§10.5: opening value of a 1 at the top of a Laufend (12-13-1).",
-    ),
-    OptionSpec(
-        name="one_value_set",
-        default=10,
-        minimum=0,
-        maximum=100,
-        doc="§10.5: opening value of a 1 in a Kunst.",
-    ),
-    OptionSpec(
-        name="one_value_low",
-        default=1,
+    )
+    one_value_set: int = option(
+        10, minimum=0, maximum=100, doc="§10.5: opening value of a 1 in a Kunst."
+    )
+    one_value_low: int = option(
+        1,
         minimum=0,
         maximum=100,
         doc="§10.5: opening value of a 1 at the bottom of a Laufend (1-2-3).",
-    ),
-    OptionSpec(
-        name="max_jokers_rule",
-        default="jokers_le_naturals",
+    )
+    max_jokers_rule: Literal["jokers_le_naturals", "one_natural", "one_joker"] = option(
+        "jokers_le_naturals",
         choices=("jokers_le_naturals", "one_natural", "one_joker"),
-        doc=(
-            "§10.4: never more jokers than numbered tiles; or only one numbered tile "
-            "needed (A-66); or at most one joker per formation."
-        ),
-    ),
-    OptionSpec(
-        name="set_max_size",
-        default=4,
-        minimum=3,
-        maximum=4,
-        doc="§10.4: most tiles in a Kunst.",
-    ),
-    OptionSpec(
-        name="joker_rack_penalty",
-        default=50,
-        minimum=0,
-        maximum=1000,
-        doc="§10.9: penalty for a joker left on the rack.",
-    ),
-    OptionSpec(
-        name="one_rack_value",
-        default=1,
-        minimum=0,
-        maximum=100,
-        kind=ENGINE,
-        doc="§10.9/A-69: penalty for a 1 left on the rack.",
-    ),
-    OptionSpec(
-        name="joker_exchange_by_unopened",
-        default=True,
-        kind=ENGINE,
-        doc="§10.6/A-70: a player who has not opened may exchange a joker.",
-    ),
-    OptionSpec(
-        name="joker_exchange_must_use_immediately",
-        default=False,
+        doc="§10.4: never more jokers than numbered tiles; or only one numbered tile "
+        "needed (A-66); or at most one joker per formation.",
+    )
+    set_max_size: int = option(4, minimum=3, maximum=4, doc="§10.4: most tiles in a Kunst.")
+    joker_rack_penalty: int = option(
+        50, minimum=0, maximum=1000, doc="§10.9: penalty for a joker left on the rack."
+    )
+    one_rack_value: int = option(
+        1, minimum=0, maximum=100, kind=ENGINE, doc="§10.9/A-69: penalty for a 1 left on the rack."
+    )
+    joker_exchange_by_unopened: bool = option(
+        True, kind=ENGINE, doc="§10.6/A-70: a player who has not opened may exchange a joker."
+    )
+    joker_exchange_must_use_immediately: bool = option(
+        False,
         kind=ENGINE,
         doc="§10.6/A-70: an exchanged joker must be laid or attached in the same turn.",
-    ),
-    OptionSpec(
-        name="first_player_may_open_first_turn",
-        default=True,
+    )
+    first_player_may_open_first_turn: bool = option(
+        True,
         kind=ENGINE,
         doc="§10.3/A-72: the first player may lay out in his discard-only first turn.",
-    ),
-    OptionSpec(
-        name="allow_reclaim_own_end_tiles",
-        default=False,
+    )
+    allow_reclaim_own_end_tiles: bool = option(
+        False,
         kind=ENGINE,
         doc="A-75: end tiles of one's own formations may be taken back for a new formation.",
-    ),
-    OptionSpec(
-        name="allow_discard_of_taken_discard",
-        default=False,
+    )
+    allow_discard_of_taken_discard: bool = option(
+        False,
         kind=ENGINE,
         doc="§2.5/A-03: the tile taken from the predecessor may be discarded again.",
-    ),
-    OptionSpec(
-        name="doubles_swap_enabled",
-        default=True,
-        doc="§10.2(6): two players holding doubles may swap one tile of each, face down.",
-    ),
-    OptionSpec(
-        name="board_variant",
-        default=False,
-        doc="§10.10: 8B, nobody lays out; finish with 14 tiles in formations on the rack.",
-    ),
-    OptionSpec(
-        name="board_joker_close_multiplier",
-        default=2,
+    )
+    doubles_swap_enabled: bool = option(
+        True, doc="§10.2(6): two players holding doubles may swap one tile of each, face down."
+    )
+    board_variant: bool = option(
+        False, doc="§10.10: 8B, nobody lays out; finish with 14 tiles in formations on the rack."
+    )
+    board_joker_close_multiplier: int = option(
+        2,
         minimum=1,
         maximum=10,
         doc="§10.10: the losers' charges are multiplied when the 8B winner discards a joker.",
-    ),
-    OptionSpec(
-        name="board_count_all_rack_tiles",
-        default=True,
+    )
+    board_count_all_rack_tiles: bool = option(
+        True,
         kind=ENGINE,
         doc="§10.10/A-74: in 8B every rack tile counts, or only those outside formations.",
-    ),
-    OptionSpec(
-        name="match_deals",
-        default=per_player,
+    )
+    match_deals: int = option(
+        per_player,
         minimum=1,
         maximum=1000,
         kind=ENGINE,
         doc="§10.9: deals in a match (default: one per player as dealer).",
-    ),
-)
+    )
 
 
 # ---------------------------------------------------------------- values
@@ -254,10 +225,11 @@ Kunst, 1 at the bottom; a joker counts as the tile it stands for."""
 
 def opening_value_for(options: Options) -> Callable[[MeldKind, int], int]:
     """The §10.5 opening values under the ``one_value_*`` options."""
+    opts = RemmiDeOptions.of(options)
     return _opening_values(
-        int(options["one_value_high"]),  # type: ignore[arg-type]
-        int(options["one_value_set"]),  # type: ignore[arg-type]
-        int(options["one_value_low"]),  # type: ignore[arg-type]
+        opts.one_value_high,
+        opts.one_value_set,
+        opts.one_value_low,
     )
 
 
@@ -287,16 +259,18 @@ A-69); a joker 50."""
 
 def score_value_for(options: Options) -> Callable[[Face], int]:
     """The §10.9 rack values under ``one_rack_value`` and ``joker_rack_penalty``."""
+    opts = RemmiDeOptions.of(options)
     return _rack_values(
-        int(options["one_rack_value"]),  # type: ignore[arg-type]
-        int(options["joker_rack_penalty"]),  # type: ignore[arg-type]
+        opts.one_rack_value,
+        opts.joker_rack_penalty,
     )
 
 
 def meld_rules_for(options: Options) -> MeldRules:
     """The §10.4 formation rules under ``max_jokers_rule`` and ``set_max_size``."""
-    rule = options["max_jokers_rule"]
-    size = int(options["set_max_size"])  # type: ignore[arg-type]
+    opts = RemmiDeOptions.of(options)
+    rule = opts.max_jokers_rule
+    size = opts.set_max_size
     if rule == "jokers_le_naturals" and size == MELD_RULES.set_max_size:
         return MELD_RULES
     return MeldRules(
@@ -321,7 +295,8 @@ def build_wall(order: Sequence[int], players: int, dealer: int, options: Options
     Seats are in play order.  With clockwise play (A-68) the left neighbour is the
     next seat; with counter-clockwise play it is the previous one (§0.4).
     """
-    clockwise = options["direction"] == "clockwise"
+    opts = RemmiDeOptions.of(options)
+    clockwise = opts.direction == "clockwise"
     first = (dealer + 1) % players if clockwise else (dealer - 1) % players
     wall = lay_wall(order, players, first, joker_count=JOKER_INDICATOR_COUNT)
     face = TILES_106.faces[wall.indicator]
@@ -564,15 +539,16 @@ def score_deal(
 ) -> tuple[int, ...]:
     """Penalty points per RULES §10.9 (and §10.10 in 8B): the winner 0, everyone else
     his rack; at stock exhaustion (A-73) everyone his rack."""
-    board = bool(options["board_variant"])
+    opts = RemmiDeOptions.of(options)
+    board = opts.board_variant
     multiplier = 1
     if board and closing_face is not None and closing_face.is_joker:
-        multiplier = int(options["board_joker_close_multiplier"])  # type: ignore[arg-type]
+        multiplier = opts.board_joker_close_multiplier
     scores = []
     for o in outcomes:
         if o.closed:
             scores.append(0)
-        elif board and not options["board_count_all_rack_tiles"]:
+        elif board and not opts.board_count_all_rack_tiles:
             scores.append(min_deadwood(o.rack, options) * multiplier)
         else:
             scores.append(o.rack_value * multiplier)
@@ -581,18 +557,22 @@ def score_deal(
 
 def play_rules(options: Options) -> PlayRules:
     """The turn structure of RULES §10.3-§10.10 under these options."""
-    board = bool(options["board_variant"])
+    opts = RemmiDeOptions.of(options)
+    board = opts.board_variant
     return PlayRules(
         # §10.2(6): the double swap; §10.10: "Spiel auf der Tafel" puts everyone on the board.
         # A-75 (an option): taking one's own end tiles back.
         extensions=("preplay", "board", "reclaim"),
+        # §10.2: no same-category rule, no reshuffle, no atu; §10.10 has no declaring.
+        settings=(PrePlaySettings(swaps=opts.doubles_swap_enabled), BoardSettings()),
         atu_announcement=False,  # §10.2(5)
         maker_passes_right=False,  # §10.1: the dealer role moves to the left
+        clockwise=opts.direction == "clockwise",
         first_turn_draws=False,
-        first_turn_may_meld=bool(options["first_player_may_open_first_turn"]),
+        first_turn_may_meld=opts.first_player_may_open_first_turn,
         # §10.10/A-74: without an opening, taking the predecessor's tile is free.
         take_use=TakeUse.NONE if board else TakeUse.NEW_FORMATION_IF_UNOPENED,
-        discard_taken_allowed=bool(options["allow_discard_of_taken_discard"]),
+        discard_taken_allowed=opts.allow_discard_of_taken_discard,
         recycle_stock=False,  # A-73
         layoff_before_opening=False,
         layoff_on_opening_turn=True,  # §10.3(3), §10.5's example
@@ -601,18 +581,16 @@ def play_rules(options: Options) -> PlayRules:
         joker_layoff_own_only=False,
         joker_exchange=not board,
         exchange_needs_opened_before=False,
-        exchange_needs_opened_by_end=not options["joker_exchange_by_unopened"],
+        exchange_needs_opened_by_end=not opts.joker_exchange_by_unopened,
         unopened_exchange_one_for_one=True,
-        reclaim_own_end_tiles=bool(options["allow_reclaim_own_end_tiles"]),
+        reclaim_own_end_tiles=opts.allow_reclaim_own_end_tiles,
         exchanged_joker_locked=False,
         exchange_set_needs_all_suits=True,  # §10.6
-        exchanged_joker_use=(
-            "formation" if options["joker_exchange_must_use_immediately"] else "none"
-        ),
-        opening_min_points=int(options["opening_min_points"]),  # type: ignore[arg-type]
+        exchanged_joker_use=("formation" if opts.joker_exchange_must_use_immediately else "none"),
+        opening_min_points=opts.opening_min_points,
         opening_structure=(
             OpeningStructure.RUN_AND_SET
-            if options["opening_requires_set_and_run"]
+            if opts.opening_requires_set_and_run
             else OpeningStructure.NONE
         ),
         match_winner="lowest",  # §10.9
@@ -658,7 +636,7 @@ REMMI_DE = register(
         max_players=4,
         default_players=4,
         meld_rules=MELD_RULES,
-        options=_OPTIONS,
+        option_type=RemmiDeOptions,
         pieces=Constant(TILES_106),
         opening_value=opening_value,
         score_value=rack_value,

@@ -12,9 +12,17 @@ from typing import Any, Generic, TypeVar
 from rummykit.model.candidates import Candidate
 from rummykit.model.melds import MeldKind, MeldRules
 from rummykit.model.pieces import Face, Material, PieceSet
-from rummykit.rules.options import OptionError, Options, OptionSpec, resolve_options
+from rummykit.rules.options import (
+    OptionError,
+    Options,
+    OptionSpec,
+    VariantOptions,
+    deals_match,
+)
 
 __all__ = [
+    "BoardSettings",
+    "CallSettings",
     "Constant",
     "Contract",
     "DealFromOrder",
@@ -23,9 +31,12 @@ __all__ = [
     "OpeningStructure",
     "PieceNotInPackError",
     "PlayRules",
+    "PrePlaySettings",
+    "ScoringSettings",
     "SeatOutcome",
     "ShownHand",
     "TakeUse",
+    "ThreeSettings",
     "UnknownVariantError",
     "Variant",
     "all_variants",
@@ -71,6 +82,66 @@ class TakeUse(StrEnum):
     this turn (§8.3 variation, A-37)."""
 
 
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PrePlaySettings:
+    """What the ``preplay`` extension plays (RULES §9.4, §10.2), from the options."""
+
+    swaps: bool = False
+    """Players holding doubles may swap one tile of each (§9.4, §10.2(6))."""
+    swap_same_category: bool = False
+    """A swap exchanges doubles of the same category only (A-49)."""
+    reshuffle: bool = False
+    """A player dealt three doubles may have the deal broken and redealt (§9.4)."""
+    atu_mandatory: bool = False
+    """Atu is announced automatically (§9.4, BG) instead of optionally."""
+    atu_on_joker: bool = False
+    """With a joker indicator, the other joker's holder has atu (A-48)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BoardSettings:
+    """What the ``board`` extension plays (RULES §9.13, §10.10), from the options."""
+
+    declare_window: int = 0
+    """A seat may declare board play only in its first this-many turns (§9.13/A-62);
+    0: in any turn."""
+    beaten_penalty: int = 0
+    """What a board player scores when another seat closes first (§9.12, §9.13)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ThreeSettings:
+    """What the ``three`` extension plays (RULES §9.11), from the options."""
+
+    penalty: int = 0
+    """What keeping three pieces or fewer unannounced costs (§9.11/A-56), as a
+    positive number of points."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CallSettings:
+    """What the ``call`` extension plays (RULES §6.6-§6.8), from the options."""
+
+    failure_penalty: int = 0
+    """What a caller who is not strictly lowest records (§6.8), zero or less."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScoringSettings:
+    """Scoring figures interfaces name in a deal's summary (RULES §9.12), from the
+    options; a variant without them scores neither."""
+
+    closing_bonus: int = 0
+    """What closing the deal earns (§9.12)."""
+    double_game_multiplier: int = 1
+    """The factor of a double game (§9.12)."""
+    special_close_multiplier: int = 1
+    """The factor for closing with a 1 or a joker (§9.11)."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayRules:
     """The structural switches of a variant's turn, derived from its options.
@@ -88,7 +159,10 @@ class PlayRules:
     variant with an indicator but no atu turns it off (§10.2(5))."""
     maker_passes_right: bool = True
     """The maker role passes to the previous maker's right (§9.1); else to his left
-    (§10.1).  Which seat that is follows the ``direction`` option (§0.4)."""
+    (§10.1).  Which seat that is follows ``clockwise`` (§0.4)."""
+    clockwise: bool = False
+    """Play runs clockwise (§9.1/A-44, §10.1/A-68 ``direction`` option): the right
+    neighbour is the previous seat in play order; else the next one (§0.4)."""
     first_turn_draws: bool = True
     """False: the first player's first turn is a discard only (§5.2, §9.5)."""
     first_turn_may_meld: bool = True
@@ -99,6 +173,17 @@ class PlayRules:
     """The first discard can never be taken (§9.5(1))."""
     take_any_column_tile: bool = False
     """Any discard may be taken with all later ones (§9.6(c)); else only the top one."""
+    middle_take_needs_opened: bool = False
+    """With ``take_any_column_tile``: a take from below the top needs an opened player
+    (§9.6(c)/A-50)."""
+    middle_take_min_rack: int = 1
+    """With ``take_any_column_tile``: a take from below the top needs at least this many
+    pieces on the rack (§9.6(c)/A-50)."""
+    taken_piece_may_attach: bool = False
+    """The obligation of a taken discard is also met by attaching it to a formation on
+    the table (A-51)."""
+    rack_max_after_turn: int | None = None
+    """Most pieces a rack may hold after the turn's discard (§9.6/A-50); None: no limit."""
     take_use: TakeUse = TakeUse.NONE
     """The obligation attached to a taken discard."""
     discard_taken_allowed: bool = True
@@ -106,6 +191,11 @@ class PlayRules:
     recycle_stock: bool = False
     """An empty stock is replaced by the turned-over discard pile (§2.4); else the deal
     ends after the turn in which the last stock piece was drawn (§9.11)."""
+    recycle_limit: int | None = None
+    """With ``recycle_stock``: after this many recycles an empty stock voids the deal
+    (§2.4/A-05); None: no limit."""
+    recycle_shuffle: bool = False
+    """With ``recycle_stock``: the pile is shuffled before it becomes the stock (§2.4)."""
     layoff_before_opening: bool = False
     """Laying off is allowed before one's own first meld (§3.3, §4.3)."""
     layoff_on_opening_turn: bool = False
@@ -173,6 +263,21 @@ class PlayRules:
     sections: Mapping[str, str] = field(default_factory=dict)
     """Where this variant's rulebook states a shared rule, for error messages: keys
     ``first_turn``, ``acquire``, ``take_use``, ``opening``, ``exchange_use``."""
+    settings: tuple[object, ...] = ()
+    """The extensions' settings the options decide (e.g. :class:`PrePlaySettings`), one
+    object per extension that has any; read with :meth:`setting`."""
+
+    def setting(self, kind: type[_T]) -> _T:
+        """The settings object of type ``kind`` (a variant naming the extension that
+        reads it always provides one)."""
+        for item in self.settings:
+            if isinstance(item, kind):
+                return item
+        raise LookupError(f"these play rules have no {kind.__name__}")
+
+    def find_setting(self, kind: type[_T]) -> _T | None:
+        """The settings object of type ``kind``, or None where the variant has none."""
+        return next((item for item in self.settings if isinstance(item, kind)), None)
 
     @property
     def stop_call(self) -> bool:
@@ -281,9 +386,6 @@ class SeatOutcome:
     """The seat's match total before this deal (§7.9, A-30)."""
 
 
-_T = TypeVar("_T")
-
-
 @dataclass(frozen=True, slots=True)
 class Constant(Generic[_T]):
     """A hook that returns ``value`` whatever it is given (e.g. a variant's fixed pieces).
@@ -335,7 +437,17 @@ def default_play_rules(options: Options) -> PlayRules:
 
 def over_after_match_deals(totals: Sequence[int], deals: int, options: Options) -> bool:
     """The match ends after ``match_deals`` deals (default 1; the default ``match_over``)."""
-    return deals >= int(options.get("match_deals", 1))  # type: ignore[arg-type]
+    return deals >= deals_match(options).match_deals
+
+
+def fixed_match_deals(options: Options) -> int | None:
+    """The ``match_deals`` option (the default ``deals_in_match``)."""
+    return deals_match(options).match_deals
+
+
+def no_fixed_match_deals(options: Options) -> int | None:
+    """A match of no fixed number of deals (a ``deals_in_match`` hook)."""
+    return None
 
 
 def zero_starting_total(options: Options) -> int:
@@ -366,7 +478,8 @@ class Variant:
     max_players: int
     default_players: int
     meld_rules: MeldRules
-    options: tuple[OptionSpec, ...]
+    option_type: type[VariantOptions]
+    """The variant's typed options (a :class:`VariantOptions` subclass, one field each)."""
     pieces: Callable[[Options], PieceSet]
     """The physical pieces for a game with these options."""
     opening_value: Callable[[MeldKind, int], int]
@@ -412,6 +525,9 @@ class Variant:
     ``PlayRules.table_melds`` is false under every option, and where nothing is shown
     but a winner's final layout) also leaves meld, lay-off and exchange numbers and
     formation slots out of the RL spaces."""
+    deals_in_match: Callable[[Options], int | None] = fixed_match_deals
+    """How many deals a match lasts under these options, or None where it is not a fixed
+    number (a race to a target score, §3.8; until someone has no chips, §7.9)."""
     starting_total: Callable[[Options], int] = zero_starting_total
     """Every seat's match total before the first deal (chips, §7.8)."""
     check_options: Callable[[int, Options], None] = accept_options
@@ -441,14 +557,20 @@ class Variant:
         # Immutable: copies of a game share their variant, as Game.copy does.
         return self
 
-    def resolve(self, players: int, given: Mapping[str, Any] | None = None) -> Options:
-        """Validate the player count and options; return every option's value."""
+    @property
+    def options(self) -> tuple[OptionSpec, ...]:
+        """The options' declarations (names, allowed values, defaults, documentation)."""
+        return self.option_type.specs()
+
+    def resolve(self, players: int, given: Mapping[str, Any] | None = None) -> VariantOptions:
+        """Validate the player count and options; return them parsed, every option's
+        value in a typed object of :attr:`option_type`."""
         if not self.min_players <= players <= self.max_players:
             raise OptionError(
                 f"{self.name} is played by {self.min_players} to {self.max_players} players, "
                 f"not {players}"
             )
-        values = resolve_options(self.options, given or {}, players)
+        values = self.option_type.parse(given or {}, players)
         self.check_options(players, values)
         return values
 

@@ -8,7 +8,9 @@ least-deadwood arrangement (A-24), which :func:`arrange` computes exactly.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Literal
 
 from rummykit.model.arrange import best_packing
 from rummykit.model.candidates import Candidate, candidates, counts_of
@@ -23,9 +25,10 @@ from rummykit.model.pieces import (
     rank_of_kind,
     suit_of_kind,
 )
-from rummykit.rules.cards import RECYCLE_OPTIONS, card_pack, deal_in_packets
-from rummykit.rules.options import OptionKind, Options, OptionSpec
+from rummykit.rules.cards import RecycleOptions, card_pack, deal_in_packets
+from rummykit.rules.options import OptionKind, Options, option
 from rummykit.rules.variant import (
+    CallSettings,
     DealFromOrder,
     DealLayout,
     PlayRules,
@@ -60,79 +63,57 @@ _KIND_VALUES = (*(VALUES[rank_of_kind(k)] for k in range(JOKER_KIND)), JOKER_VAL
 """Deadwood value of each face kind (index 52: the joker)."""
 
 ENGINE = OptionKind.ENGINE
-_OPTIONS = (
-    OptionSpec(
-        name="joker_count",
-        default=4,
-        minimum=0,
-        maximum=8,
-        doc="§6.1: jokers added to the two packs.",
-    ),
-    OptionSpec(
-        name="max_jokers_per_meld",
-        default=1,
-        minimum=0,
-        maximum=4,
-        doc="§6.4: jokers one meld may hold (runs and sets alike).",
-    ),
-    OptionSpec(
-        name="set_distinct_suits",
-        default=False,
-        doc="§6.4: each suit at most once in a set (by default suits may repeat).",
-    ),
-    OptionSpec(
-        name="caller_failure_penalty",
-        default=-20,
-        minimum=-1000,
-        maximum=0,
-        doc="§6.8: what a caller who is not strictly lowest records.",
-    ),
-    OptionSpec(
-        name="non_caller_winner_bonus",
-        default=10,
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class ViennaOptions(RecycleOptions):
+    """Vienna Rummy's options (RULES §6)."""
+
+    joker_count: int = option(4, minimum=0, maximum=8, doc="§6.1: jokers added to the two packs.")
+    max_jokers_per_meld: int = option(
+        1, minimum=0, maximum=4, doc="§6.4: jokers one meld may hold (runs and sets alike)."
+    )
+    set_distinct_suits: bool = option(
+        False, doc="§6.4: each suit at most once in a set (by default suits may repeat)."
+    )
+    caller_failure_penalty: int = option(
+        -20, minimum=-1000, maximum=0, doc="§6.8: what a caller who is not strictly lowest records."
+    )
+    non_caller_winner_bonus: int = option(
+        10,
         minimum=0,
         maximum=1000,
         doc="§6.8: bonus for the non-caller who wins when the caller fails.",
-    ),
-    OptionSpec(
-        name="close_discard_any_card",
-        default=True,
+    )
+    close_discard_any_card: bool = option(
+        True,
         kind=ENGINE,
         doc="§6.6/A-21: any card may be the face-down closing card (else only the one drawn).",
-    ),
-    OptionSpec(
-        name="tie_winner_rule",
-        default="first_after_caller",
+    )
+    tie_winner_rule: Literal["first_after_caller", "all_tied_win"] = option(
+        "first_after_caller",
         choices=("first_after_caller", "all_tied_win"),
         kind=ENGINE,
         doc="§6.8/A-22: tied lowest non-callers: the first after the caller wins, or all do.",
-    ),
-    OptionSpec(
-        name="auto_arrange_deadwood",
-        default=True,
+    )
+    auto_arrange_deadwood: bool = option(
+        True,
         kind=ENGINE,
-        doc=(
-            "§6.6/A-24: the engine lays every hand out in its least-deadwood arrangement "
-            "(false: each player lays out his own melds, caller first)."
-        ),
-    ),
-    OptionSpec(
-        name="match_deals",
-        default=5,
-        minimum=1,
-        maximum=1000,
-        doc="§6.9/A-23: deals in a match; the highest total wins.",
-    ),
-    *RECYCLE_OPTIONS,
-)
+        doc="§6.6/A-24: the engine lays every hand out in its least-deadwood arrangement "
+        "(false: each player lays out his own melds, caller first).",
+    )
+    match_deals: int = option(
+        5, minimum=1, maximum=1000, doc="§6.9/A-23: deals in a match; the highest total wins."
+    )
 
 
 def meld_rules_for(options: Options) -> MeldRules:
     """RULES §6.4: runs with the ace high or low (no wrap), sets of any suits, and at
     most ``max_jokers_per_meld`` jokers in a meld."""
+    opts = ViennaOptions.of(options)
     return _meld_rules(
-        bool(options["set_distinct_suits"]),
-        int(options["max_jokers_per_meld"]),  # type: ignore[arg-type]
+        opts.set_distinct_suits,
+        opts.max_jokers_per_meld,
     )
 
 
@@ -153,12 +134,13 @@ def _meld_rules(distinct: bool, jokers: int) -> MeldRules:
     )
 
 
-MELD_RULES = meld_rules_for({"set_distinct_suits": False, "max_jokers_per_meld": 1})
+MELD_RULES = meld_rules_for(ViennaOptions.parse({}, 4))
 
 
 def pack(options: Options) -> PieceSet:
     """§6.1: two 52-card packs and ``joker_count`` jokers (108 cards by default)."""
-    return card_pack(2, int(options["joker_count"]))  # type: ignore[arg-type]
+    opts = ViennaOptions.of(options)
+    return card_pack(2, opts.joker_count)
 
 
 def deal(order: Sequence[int], players: int, dealer: int, options: Options) -> DealLayout:
@@ -332,6 +314,7 @@ def score_deal(
 ) -> tuple[int, ...]:
     """RULES §6.8: the caller wins the deadwood differences if strictly lowest; else the
     lowest non-caller wins them plus the bonus and the caller records the penalty."""
+    opts = ViennaOptions.of(options)
     n = len(outcomes)
     scores = [0] * n
     caller = next((i for i, o in enumerate(outcomes) if o.closed), None)
@@ -345,24 +328,28 @@ def score_deal(
     lowest = min(dead[p] for p in others)
     tied = [p for p in others if dead[p] == lowest]
     # A-22: the first tied non-caller in play order after the caller, or all of them.
-    winners = tied if options["tie_winner_rule"] == "all_tied_win" else tied[:1]
-    bonus = int(options["non_caller_winner_bonus"])  # type: ignore[arg-type]
+    winners = tied if opts.tie_winner_rule == "all_tied_win" else tied[:1]
+    bonus = opts.non_caller_winner_bonus
     for w in winners:
         scores[w] = sum(dead[p] - lowest for p in range(n) if p != w) + bonus
-    scores[caller] = int(options["caller_failure_penalty"])  # type: ignore[arg-type]
+    scores[caller] = opts.caller_failure_penalty
     return tuple(scores)
 
 
 def play_rules(options: Options) -> PlayRules:
     """RULES §6.3-§6.7."""
+    opts = ViennaOptions.of(options)
     return PlayRules(
         take_use=TakeUse.NONE,  # §6.3: either pile, always, with no condition
-        discard_taken_allowed=bool(options["allow_discard_of_taken_discard"]),
+        discard_taken_allowed=opts.allow_discard_of_taken_discard,
         recycle_stock=True,  # §6.7/A-04
+        recycle_limit=opts.max_stock_recycles,
+        recycle_shuffle=opts.recycle_shuffle,
         table_melds=False,  # §6.3
         extensions=("call",),  # §6.6: the stop call
-        close_drawn_only=not options["close_discard_any_card"],
-        players_arrange=not options["auto_arrange_deadwood"],  # A-24
+        settings=(CallSettings(failure_penalty=opts.caller_failure_penalty),),
+        close_drawn_only=not opts.close_discard_any_card,
+        players_arrange=not opts.auto_arrange_deadwood,  # A-24
         sections={
             "acquire": "§6.3",
             "table": "§6.3",
@@ -390,12 +377,12 @@ VIENNA = register(
             "otherwise he records -20 and the lowest other player collects them plus 10. "
             "Five deals; highest total wins."
         ),
-        material=pack({"joker_count": 4}).material,
+        material=pack(ViennaOptions.parse({}, 4)).material,
         min_players=2,
         max_players=6,
         default_players=4,
         meld_rules=MELD_RULES,
-        options=_OPTIONS,
+        option_type=ViennaOptions,
         pieces=pack,
         # §6.5: no opening; a meld's value is what it saves from the deadwood count.
         opening_value=opening_value,

@@ -46,18 +46,18 @@ def run(
     held = None if config.redis_url is not None else claim_database(config.database_url)
     # Frames past 64 KiB are refused by the WebSocket layer itself; smaller oversized
     # frames get the protocol's ``too_large`` error.
-    options: dict[str, Any] = {"host": host, "port": port, "log_level": log_level}
-    options["ws_max_size"] = 65536
+    server_args: dict[str, Any] = {"host": host, "port": port, "log_level": log_level}
+    server_args["ws_max_size"] = 65536
     # Compressing every frame for every socket was a quarter of the server's CPU under
     # load (docs/performance.md); frames are a few KB, so it is off unless asked for.
-    options["ws_per_message_deflate"] = ws_compression
+    server_args["ws_per_message_deflate"] = ws_compression
     if log_format == "json":
-        options["log_config"] = log_config("json", log_level)
+        server_args["log_config"] = log_config("json", log_level)
     try:
         if workers > 1:
             os.environ.update(config.to_env())
             uvicorn.run(
-                "rummykit.server.config:app_from_env", factory=True, workers=workers, **options
+                "rummykit.server.config:app_from_env", factory=True, workers=workers, **server_args
             )
             return
         if settings is not None or limits is not None:
@@ -74,7 +74,7 @@ def run(
         else:
             app = config.create_app()
         tune_gc()
-        uvicorn.run(app, **options)
+        uvicorn.run(app, **server_args)
     finally:
         if held is not None:
             held.close()

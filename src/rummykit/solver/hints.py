@@ -22,7 +22,7 @@ for confirmation first.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -49,9 +49,24 @@ from rummykit.model.arrange import min_deadwood
 from rummykit.model.candidates import Candidate, counts_of
 from rummykit.model.melds import MeldKind, MeldRules
 from rummykit.model.pieces import Face, Material
-from rummykit.rules.variant import OpeningStructure, PlayRules, TakeUse, Variant, find_variant
+from rummykit.rules.variant import (
+    BoardSettings,
+    CallSettings,
+    OpeningStructure,
+    PlayRules,
+    TakeUse,
+    ThreeSettings,
+    Variant,
+    find_variant,
+)
 from rummykit.solver.deadwood import kind_points
-from rummykit.solver.opening import Laydown, best_opening, opening_requirement
+from rummykit.solver.opening import (
+    FREE_OPENING,
+    Laydown,
+    OpeningRequirement,
+    best_opening,
+    opening_requirement,
+)
 
 __all__ = ["REASONS", "TOPICS", "Hint", "advise", "hints", "hints_json", "penalty_warning"]
 
@@ -69,7 +84,6 @@ TOPICS = (
 )
 """Every :attr:`Hint.topic` (interfaces translate them)."""
 
-_FREE = {"opening_structure": "none", "opening_min_points": 0}
 _ONE_EACH = (1,) * 53
 
 
@@ -437,21 +451,23 @@ def _remaining_structure(me: _Seat, laid: Sequence[FormationView]) -> str | None
 def _first_laydown(me: _Seat, rack: Sequence[Face], must: Face | None) -> Laydown | None:
     """The best laydown from ``rack`` that meets what this turn still owes, or None."""
     if not _opening_due(me):
-        lay = best_opening(rack, me.variant, _FREE, keep=me.keep, must_include=must, rules=me.rules)
+        lay = best_opening(
+            rack, me.variant, FREE_OPENING, keep=me.keep, must_include=must, rules=me.rules
+        )
         return lay if lay.melds else None
     laid = _laid_this_turn(me)
     structure = _remaining_structure(me, laid)
     if structure is None:
         return None
     minimum = max(0, me.play.opening_min_points - me.seen.laid_points)
-    need = {"opening_structure": structure, "opening_min_points": minimum}
+    need = OpeningRequirement(OpeningStructure(structure), minimum)
     lay = best_opening(rack, me.variant, need, keep=me.keep, must_include=must, rules=me.rules)
     if structure == "run_and_set" and any(f.kind == "run" for f in laid):
         # A run is down, a set is still owed: any laydown with a set will do.
         free = best_opening(
             rack,
             me.variant,
-            {"opening_structure": "none", "opening_min_points": minimum},
+            OpeningRequirement(OpeningStructure.NONE, minimum),
             keep=me.keep,
             must_include=must,
             rules=me.rules,
@@ -481,7 +497,9 @@ def _laydown_hint(me: _Seat, legal: Sequence[Action]) -> Hint | None:
         if _remaining_structure(me, _laid_this_turn(me)) is None:
             return None
         # The opening is made: more formations are free this turn.
-        lay = best_opening(rack, me.variant, _FREE, keep=me.keep, must_include=must, rules=me.rules)
+        lay = best_opening(
+            rack, me.variant, FREE_OPENING, keep=me.keep, must_include=must, rules=me.rules
+        )
         if not lay.melds:
             return None
         return _laydown_of(
@@ -755,7 +773,7 @@ def _discard_hint(me: _Seat, discards: Sequence[Face]) -> Hint:
     actions: tuple[str, ...] = (str(Discard(face)),)
     if _three_due(me, remaining):
         actions = (str(AnnounceThree()), *actions)
-        penalty = _three_penalty(me.seen.options)
+        penalty = _three_penalty(me.play)
         reason += (
             f"; announce 'three' first: ending the turn with {remaining} tiles unannounced "
             f"scores {penalty} (RULES §9.11)"
@@ -764,9 +782,8 @@ def _discard_hint(me: _Seat, discards: Sequence[Face]) -> Hint:
     return Hint("discard", actions, reason, code, params)
 
 
-def _three_penalty(options: Mapping[str, Any]) -> int:
-    value = options.get("three_tile_penalty", 500)
-    return -abs(int(value)) if isinstance(value, int) else -500
+def _three_penalty(play: PlayRules) -> int:
+    return -abs(play.setting(ThreeSettings).penalty)
 
 
 # ---------------------------------------------------------------------- warnings
@@ -785,20 +802,20 @@ def penalty_warning(seen: SeatView, action: Action) -> str | None:
         if 1 <= left <= 3 and not seen.announced_three[seat] and not seen.board[seat]:
             return (
                 f"ending the turn with {left} tiles without announcing 'three' scores "
-                f"{_three_penalty(seen.options)} for the deal (RULES §9.11): announce "
+                f"{_three_penalty(play)} for the deal (RULES §9.11): announce "
                 "'three' first"
             )
     if isinstance(action, CallRemi) and action.face is None and play.stop_call:
         rules = variant.rules_for(seen.options)
         counts = counts_of([f.kind for f in seen.rack])
         dead = min_deadwood(counts, rules, kind_points(variant)).points
-        penalty = seen.options.get("caller_failure_penalty", -20)
+        penalty = play.setting(CallSettings).failure_penalty
         return (
             f"you call with {dead} points of deadwood: if any opponent has {dead} or less, "
             f"the call fails and you score {penalty} (RULES §6.8)"
         )
     if isinstance(action, DeclareBoard):
-        penalty = seen.options.get("unopened_penalty", 100)
+        penalty = play.setting(BoardSettings).beaten_penalty
         return (
             "play on the board is final: you can no longer lay out this deal, and you score "
             f"-{penalty} if another player closes first (RULES §9.13, §9.12)"

@@ -25,13 +25,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rummykit.model.candidates import Candidate, candidates, counts_of
 from rummykit.model.melds import MeldKind, MeldRules
 from rummykit.model.pieces import JOKER_KIND, Face
 from rummykit.rules.variant import OpeningStructure, Variant
 
-__all__ = ["Laydown", "best_laydown", "best_opening", "opening_requirement"]
+__all__ = [
+    "FREE_OPENING",
+    "Laydown",
+    "OpeningRequirement",
+    "best_laydown",
+    "best_opening",
+    "opening_requirement",
+]
 
 _RUN = 1
 _SET = 2
@@ -65,10 +73,24 @@ class Laydown:
     """The structure rule holds and ``points`` reaches the minimum."""
 
 
+@dataclass(frozen=True, slots=True)
+class OpeningRequirement:
+    """What a first laydown must meet (RULES §5.5, §8.5, §9.8, §10.5)."""
+
+    structure: OpeningStructure = OpeningStructure.NONE
+    """What it must include (A-45/A-46)."""
+    min_points: int = 0
+    """The opening points it must reach."""
+
+
+FREE_OPENING = OpeningRequirement()
+"""No requirement: the laydown with the most points, whatever it holds."""
+
+
 def best_opening(
     faces: Sequence[Face],
     variant: Variant,
-    options: Mapping[str, object],
+    requirement: OpeningRequirement | Mapping[str, Any],
     *,
     keep: int = 0,
     must_include: Face | None = None,
@@ -76,34 +98,32 @@ def best_opening(
 ) -> Laydown:
     """The first laydown with the most opening points the rack ``faces`` allows.
 
-    Only laydowns meeting ``options["opening_structure"]`` (RULES §9.8,
-    A-45/A-46; missing: no structure rule) are considered; they leave at least
+    Only laydowns meeting ``requirement`` (an :class:`OpeningRequirement`, or a
+    variant's parsed options, whose requirement :func:`opening_requirement` reads; RULES
+    §9.8, A-45/A-46) are considered; they leave at least
     ``keep`` pieces on the rack and, with ``must_include``, lay at least one
     piece of that face (a joker counts only when ``must_include`` is the
     joker).  Ties go to fewer jokers, then to the lexicographically smallest
     sorted tuple of the melds' ``kinds``.  ``valid_opening`` tells whether the
-    points reach ``options["opening_min_points"]`` (missing: 0).  With no
+    points reach the requirement's minimum.  With no
     legal laydown at all the answer is ``Laydown((), 0, False)``.  ``rules``
     overrides ``variant.meld_rules`` (pass ``variant.rules_for(options)`` when
     options change the meld rules).
     """
-    structure = _structure(options)
-    minimum = _min_points(options)
-    found = _search(faces, variant, structure, keep, must_include, rules)
+    if not isinstance(requirement, OpeningRequirement):
+        requirement = opening_requirement(variant, requirement)
+    found = _search(faces, variant, requirement.structure, keep, must_include, rules)
     if found is None:
         return Laydown((), 0, False)
     melds, points = found
-    return Laydown(melds, points, points >= minimum)
+    return Laydown(melds, points, points >= requirement.min_points)
 
 
-def opening_requirement(variant: Variant, options: Mapping[str, object]) -> dict[str, object]:
-    """The ``opening_structure``/``opening_min_points`` a variant's resolved options imply,
-    in the form :func:`best_opening` reads (RULES §5.5, §8.5, §9.8, §10.5)."""
-    play = variant.play_rules(options)  # type: ignore[arg-type]
-    return {
-        "opening_structure": str(play.opening_structure),
-        "opening_min_points": play.opening_min_points,
-    }
+def opening_requirement(variant: Variant, options: Mapping[str, Any]) -> OpeningRequirement:
+    """What a first laydown must meet under a variant's parsed options (RULES §5.5,
+    §8.5, §9.8, §10.5)."""
+    play = variant.play_rules(options)
+    return OpeningRequirement(play.opening_structure, play.opening_min_points)
 
 
 def best_laydown(
@@ -125,26 +145,6 @@ def best_laydown(
         return Laydown((), 0, False)
     melds, points = found
     return Laydown(melds, points, True)
-
-
-def _structure(options: Mapping[str, object]) -> OpeningStructure:
-    raw = options.get("opening_structure")
-    if raw is None:
-        return OpeningStructure.NONE
-    try:
-        return OpeningStructure(str(raw))
-    except ValueError:
-        known = ", ".join(s.value for s in OpeningStructure)
-        raise ValueError(f"opening_structure {raw!r} is not one of {known}") from None
-
-
-def _min_points(options: Mapping[str, object]) -> int:
-    raw = options.get("opening_min_points", 0)
-    if raw is None:
-        return 0
-    if isinstance(raw, bool) or not isinstance(raw, int):
-        raise TypeError(f"opening_min_points must be an int, not {raw!r}")
-    return raw
 
 
 def _sort_key(cand: Candidate) -> tuple[tuple[int, ...], tuple[int, ...]]:

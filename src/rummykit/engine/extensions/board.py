@@ -21,7 +21,7 @@ from rummykit.engine.extension import (
     state_of,
 )
 from rummykit.model.pieces import Face
-from rummykit.rules.variant import Contract
+from rummykit.rules.variant import BoardSettings, Contract
 
 if TYPE_CHECKING:
     from rummykit.engine.game import Game
@@ -61,8 +61,7 @@ class Board(Extension[BoardState]):
         super().__init__(game)
         self.declarable = game.play.board_play
         self.everyone = game.play.everyone_on_board
-        window = game.options.get("board_declare_within_turns")
-        self.window = window if isinstance(window, int) else 0
+        self.window = game.play.setting(BoardSettings).declare_window
         self.rule = game.play.cite("board", "§9.13")
         self.first_turn_may_close = game.play.first_turn_may_meld
 

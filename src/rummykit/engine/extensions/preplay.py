@@ -29,6 +29,7 @@ from rummykit.engine.extension import (
 )
 from rummykit.engine.game import Phase
 from rummykit.model.candidates import counts_of
+from rummykit.rules.variant import PrePlaySettings
 
 if TYPE_CHECKING:
     from rummykit.engine.game import Game
@@ -98,12 +99,12 @@ class PrePlay(Extension[PrePlayState]):
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
-        options = game.options
-        self.swaps = bool(options.get("doubles_swap_enabled", False))
-        self.same_category = bool(options.get("doubles_swap_same_category_only", False))
-        self.reshuffle = bool(options.get("three_doubles_reshuffle", False))
-        self.atu_mandatory = bool(options.get("atu_mandatory", False))
-        self.atu_on_joker = bool(options.get("atu_on_joker_indicator", False))
+        settings = game.play.setting(PrePlaySettings)
+        self.swaps = settings.swaps
+        self.same_category = settings.swap_same_category
+        self.reshuffle = settings.reshuffle
+        self.atu_mandatory = settings.atu_mandatory
+        self.atu_on_joker = settings.atu_on_joker
 
     # ------------------------------------------------------------------ deal
 
