@@ -436,8 +436,8 @@ class ExtensionAction:
     """The notation's first word (unique among all actions)."""
 
     def proves(self) -> Proof:
-        """What the action proves about the actor's pieces (nothing, by default)."""
-        return _NOTHING
+        """What the action proves about the actor's pieces (each subclass says)."""
+        raise NotImplementedError
 
     @classmethod
     def parse(cls, rest: str, material: Material) -> ExtensionAction:

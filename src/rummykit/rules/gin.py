@@ -52,22 +52,22 @@ __all__ = [
 ]
 
 PACK = card_pack(1, 0)
-"""gin §1: one 52-card pack, no jokers."""
+"""§G.1: one 52-card pack, no jokers."""
 
 CARDS_PER_PLAYER = 10
 HAND_SIZE = CARDS_PER_PLAYER
-"""gin §2: ten cards each."""
+"""§G.2: ten cards each."""
 WALL_SIZE = 2
-"""gin §6: the last two stock cards are never drawn (the wall)."""
+"""§G.6: the last two stock cards are never drawn (the wall)."""
 MAX_UPCARD_DRAWS = 50
-"""gin §7: the 50th take of the up-card after the first offer ends the deal as a draw."""
+"""§G.7: the 50th take of the up-card after the first offer ends the deal as a draw."""
 MAX_DEADWOOD = 98
-"""gin §5: the defender's melds are checked against this limit (so any meld goes)."""
+"""§G.5: the defender's melds are checked against this limit (so any meld goes)."""
 
 MELD_RULES = MeldRules(
     min_size=3,
     ace_low=True,
-    ace_high=False,  # gin §3: the ace is low only
+    ace_high=False,  # §G.3: the ace is low only
     ace_both_ends=False,
     set_distinct_suits=True,
     set_max_size=4,
@@ -77,28 +77,28 @@ _OPTIONS = (
     OptionSpec(
         name="oklahoma",
         default=False,
-        doc="gin §4: the knock card is the first up-card's value (an ace: gin only).",
+        doc="§G.4: the knock card is the first up-card's value (an ace: gin only).",
     ),
     OptionSpec(
         name="knock_card",
         default=10,
         minimum=0,
         maximum=10,
-        doc="gin §4: the most deadwood a knocker may keep (0: gin only).",
+        doc="§G.4: the most deadwood a knocker may keep (0: gin only).",
     ),
     OptionSpec(
         name="gin_bonus",
         default=25,
         minimum=0,
         maximum=1000,
-        doc="gin §8: bonus to a knocker with no deadwood.",
+        doc="§G.8: bonus to a knocker with no deadwood.",
     ),
     OptionSpec(
         name="undercut_bonus",
         default=25,
         minimum=0,
         maximum=1000,
-        doc="gin §8: bonus to the defender when the knocker's deadwood is not lower.",
+        doc="§G.8: bonus to the defender when the knocker's deadwood is not lower.",
     ),
     OptionSpec(
         name="match_deals",
@@ -106,13 +106,13 @@ _OPTIONS = (
         minimum=1,
         maximum=1000,
         kind=OptionKind.ENGINE,
-        doc="gin §9: deals in a match (OpenSpiel plays one); the highest total wins.",
+        doc="§G.9: deals in a match (OpenSpiel plays one); the highest total wins.",
     ),
 )
 
 
 def check_options(players: int, options: Options) -> None:
-    """gin §4: ``oklahoma`` decides the knock card, so a knock card given with it is an
+    """§G.4: ``oklahoma`` decides the knock card, so a knock card given with it is an
     error rather than silently ignored."""
     if options["oklahoma"] and options["knock_card"] != 10:
         raise OptionError(
@@ -124,7 +124,7 @@ def check_options(players: int, options: Options) -> None:
 
 
 def card_value(kind: int) -> int:
-    """gin §8: ace 1, 2-10 face value, J/Q/K 10."""
+    """§G.8: ace 1, 2-10 face value, J/Q/K 10."""
     return min(10, kind % RANKS_PER_SUIT + 1)
 
 
@@ -137,7 +137,7 @@ def _suit(kind: int) -> int:
 
 
 def gin_melds(hand: Sequence[int]) -> tuple[tuple[int, ...], ...]:
-    """gin §3: every meld ``hand`` (face kinds) holds: sets of 3 or 4 of a rank, runs of
+    """§G.3: every meld ``hand`` (face kinds) holds: sets of 3 or 4 of a rank, runs of
     3 to 5 of a suit; in OpenSpiel's listing order (sets by rank then card, four-card
     sets first; then runs by card, five-card runs first)."""
     out: list[tuple[int, ...]] = []
@@ -195,7 +195,7 @@ def _total(kinds: Sequence[int]) -> int:
 
 
 def deadwood(hand: Sequence[int]) -> int:
-    """gin §3: the least deadwood ``hand`` can leave (card value outside melds)."""
+    """§G.3: the least deadwood ``hand`` can leave (card value outside melds)."""
     return _total(hand) - _best_value(_mask(hand))
 
 
@@ -236,14 +236,14 @@ def _knock_deadwood(hand: tuple[int, ...]) -> int:
 
 
 def knock_deadwood(hand: Sequence[int]) -> int:
-    """gin §4: the deadwood a knock is checked against.  With eleven cards, the
+    """§G.4: the deadwood a knock is checked against.  With eleven cards, the
     deadwood of one best arrangement less its highest card (the one to be discarded);
     among arrangements worth the same, the first in OpenSpiel's listing order counts."""
     return _knock_deadwood(tuple(hand))
 
 
 def knock_discards(hand: Sequence[int], limit: int) -> tuple[int, ...]:
-    """gin §5: the cards a knocker holding eleven may discard: each leaves a hand whose
+    """§G.5: the cards a knocker holding eleven may discard: each leaves a hand whose
     least deadwood is at most ``limit``."""
     kinds = sorted(set(hand))
     out = []
@@ -256,7 +256,7 @@ def knock_discards(hand: Sequence[int], limit: int) -> tuple[int, ...]:
 
 
 def knock_melds(hand: Sequence[int], limit: int) -> tuple[tuple[int, ...], ...]:
-    """gin §5: the melds a hand may lay now: each belongs to some set of disjoint melds
+    """§G.5: the melds a hand may lay now: each belongs to some set of disjoint melds
     that leaves at most ``limit`` deadwood (sorted by their cards)."""
     total = _total(hand)
     mask = _mask(hand)
@@ -277,10 +277,10 @@ def _run_ends(run: Sequence[int]) -> Iterator[int]:
 
 
 def layoff_kinds(melds: Sequence[Sequence[int]], layoffs: Sequence[int]) -> frozenset[int]:
-    """gin §5: the cards the defender may lay off onto the knocker's ``melds`` after
+    """§G.5: the cards the defender may lay off onto the knocker's ``melds`` after
     ``layoffs``: the fourth card of a three-card set; a card next to either end of a run,
-    counting only lay-offs that touched the run as the knocker laid it (a run takes at
-    most one lay-off at each end)."""
+    counting only lay-offs that touched the run as the knocker laid it (so a run grows
+    by at most two cards at each end)."""
     out: set[int] = set()
     for meld in melds:
         if len({_rank(k) for k in meld}) == 1:
@@ -295,7 +295,7 @@ def layoff_kinds(melds: Sequence[Sequence[int]], layoffs: Sequence[int]) -> froz
 
 
 def knock_limit(upcard: int | None, options: Options) -> int:
-    """gin §4: the knock card; with ``oklahoma`` the first up-card's value (an ace: 0)."""
+    """§G.4: the knock card; with ``oklahoma`` the first up-card's value (an ace: 0)."""
     if options["oklahoma"] and upcard is not None:
         value = card_value(upcard)
         return 0 if value == 1 else value
@@ -306,7 +306,7 @@ def knock_limit(upcard: int | None, options: Options) -> int:
 
 
 def deal(order: Sequence[int], players: int, dealer: int, options: Options) -> DealLayout:
-    """gin §2: the non-dealer receives the first ten cards, the dealer the next ten, then
+    """§G.2: the non-dealer receives the first ten cards, the dealer the next ten, then
     the up-card; the non-dealer is offered the up-card first."""
     first = (dealer + 1) % players
     return deal_in_packets(order, players, first, [CARDS_PER_PLAYER], upcard=True)
@@ -318,14 +318,14 @@ def opening_value(kind: MeldKind, position: int) -> int:
 
 
 def score_value(face: Face) -> int:
-    """gin §8: a card's deadwood value."""
+    """§G.8: a card's deadwood value."""
     return card_value(face.kind)
 
 
 def score_deal(
     outcomes: Sequence[SeatOutcome], double_game: bool, closing: Face | None, options: Options
 ) -> tuple[int, ...]:
-    """gin §8: the knocker scores the defender's deadwood less his own, plus the gin bonus
+    """§G.8: the knocker scores the defender's deadwood less his own, plus the gin bonus
     with no deadwood; a result below zero costs him the undercut bonus too.  The defender
     scores the opposite; a deal nobody knocked scores nothing."""
     knocker = next((i for i, o in enumerate(outcomes) if o.closed), None)
@@ -345,22 +345,22 @@ def score_deal(
 
 
 def play_rules(options: Options) -> PlayRules:
-    """gin §2-§7: the whole turn is the ``gin`` extension's."""
+    """§G.2-§G.7: the whole turn is the ``gin`` extension's."""
     return PlayRules(
-        table_melds=False,  # gin §3: melds stay in the hand until the knock
-        discard_taken_allowed=True,  # gin §2: the taken up-card may go straight back
+        table_melds=False,  # §G.3: melds stay in the hand until the knock
+        discard_taken_allowed=True,  # §G.2: the taken up-card may go straight back
         extensions=("gin",),
         sections={
-            "acquire": "gin §2",
-            "table": "gin §3",
-            "meld": "gin §3",
-            "deal_end": "gin §8",
+            "acquire": "§G.2",
+            "table": "§G.3",
+            "meld": "§G.3",
+            "deal_end": "§G.8",
         },
     )
 
 
 def over_after_match_deals(totals: Sequence[int], deals: int, options: Options) -> bool:
-    """gin §9: the match ends after ``match_deals`` deals."""
+    """§G.9: the match ends after ``match_deals`` deals."""
     return deals >= int(options["match_deals"])  # type: ignore[arg-type]
 
 
@@ -369,7 +369,7 @@ GIN = register(
         name="gin",
         title="Gin Rummy",
         aliases=("gin-rummy", "ginrummy"),
-        rules_section="gin §",
+        rules_section="§G",
         summary=(
             "One pack, 2 players, 10 cards each and an up-card, as OpenSpiel's gin_rummy "
             "plays it. The non-dealer, then the dealer, may take the first up-card; then "

@@ -63,9 +63,13 @@ __all__ = ["Gin", "GinState", "Knock", "LayOff", "Pass", "Step", "gin_state"]
 @dataclass(frozen=True, slots=True)
 class Pass(ExtensionAction):
     """Decline the up-card offered before the first draw, or end the deal at the wall
-    (gin §2, §6)."""
+    (§G.2, §6)."""
 
     verb: ClassVar[str] = "pass"
+
+    def proves(self) -> Proof:
+        """Nothing: no card moves."""
+        return Proof()
 
     def __str__(self) -> str:
         return "pass"
@@ -85,9 +89,13 @@ class Pass(ExtensionAction):
 @dataclass(frozen=True, slots=True)
 class Knock(ExtensionAction):
     """End play with at most the knock card in deadwood: a discard and the melds follow
-    (gin §4); at the wall, the up-card is taken first (gin §6)."""
+    (§G.4); at the wall, the up-card is taken first (§G.6)."""
 
     verb: ClassVar[str] = "knock"
+
+    def proves(self) -> Proof:
+        """Nothing named: the deadwood is only bounded (the melds and discard follow)."""
+        return Proof()
 
     def __str__(self) -> str:
         return "knock"
@@ -106,13 +114,13 @@ class Knock(ExtensionAction):
 @register_action
 @dataclass(frozen=True, slots=True)
 class LayOff(ExtensionAction):
-    """The defender lays ``face`` off onto the knocker's melds (gin §5)."""
+    """The defender lays ``face`` off onto the knocker's melds (§G.5)."""
 
     face: Face
     verb: ClassVar[str] = "layoff"
 
     def proves(self) -> Proof:
-        """The card was held and goes onto the table (gin §5)."""
+        """The card was held and goes onto the table (§G.5)."""
         return Proof(lays=(self.face,))
 
     def __str__(self) -> str:
@@ -142,21 +150,21 @@ class Step:
     """Where a gin deal is (the value of :attr:`GinState.step`)."""
 
     OFFER = "offer"
-    """gin §2: the first up-card is offered to the non-dealer, then the dealer."""
+    """§G.2: the first up-card is offered to the non-dealer, then the dealer."""
     DRAW = "draw"
-    """gin §2: draw from the stock or take the up-card."""
+    """§G.2: draw from the stock or take the up-card."""
     DISCARD = "discard"
-    """gin §2, §4: discard, or knock."""
+    """§G.2, §4: discard, or knock."""
     WALL = "wall"
-    """gin §6: two stock cards left: knock with the up-card, or pass (a draw)."""
+    """§G.6: two stock cards left: knock with the up-card, or pass (a draw)."""
     KNOCK_DISCARD = "knock_discard"
-    """gin §5: the knocker discards."""
+    """§G.5: the knocker discards."""
     KNOCK_MELDS = "knock_melds"
-    """gin §5: the knocker lays his melds, then says ready."""
+    """§G.5: the knocker lays his melds, then says ready."""
     LAYOFF = "layoff"
-    """gin §5: the defender lays off onto the knocker's melds, then says ready."""
+    """§G.5: the defender lays off onto the knocker's melds, then says ready."""
     DEFENDER_MELDS = "defender_melds"
-    """gin §5: the defender lays his own melds, then says ready."""
+    """§G.5: the defender lays his own melds, then says ready."""
 
 
 @dataclass(slots=True)
@@ -164,21 +172,21 @@ class GinState(ExtensionState):
     """This deal's gin state."""
 
     limit: int
-    """The knock card: the most deadwood a knocker keeps (gin §4)."""
+    """The knock card: the most deadwood a knocker keeps (§G.4)."""
     step: str = Step.OFFER
     passed: list[bool] = field(default_factory=lambda: [False, False])
-    """Per seat: passed on the first up-card (gin §2)."""
+    """Per seat: passed on the first up-card (§G.2)."""
     knocker: int = -1
     knocker_melds: list[tuple[int, ...]] = field(default_factory=list)
-    """The knocker's melds as laid, by face kind (gin §5)."""
+    """The knocker's melds as laid, by face kind (§G.5)."""
     layoffs: list[int] = field(default_factory=list)
-    """Face kinds laid off so far (gin §5)."""
+    """Face kinds laid off so far (§G.5)."""
     previous_upcard: int = -1
-    """The up-card at the last draw or take (face kind; -1: none yet), for gin §7."""
+    """The up-card at the last draw or take (face kind; -1: none yet), for §G.7."""
     repeated: bool = False
-    """The last discard was the up-card just taken (gin §7)."""
+    """The last discard was the up-card just taken (§G.7)."""
     upcard_takes: int = 0
-    """Takes of the up-card after the first offer (gin §7)."""
+    """Takes of the up-card after the first offer (§G.7)."""
 
 
 def gin_state(game: Game, *, writable: bool = False) -> GinState | None:
@@ -197,7 +205,7 @@ _SHOWDOWN = Phase.SHOWDOWN.value
 
 @register_extension
 class Gin(Extension[GinState]):
-    """gin §2-§7: every action of a gin deal, from the up-card offer to the defender's
+    """§G.2-§7: every action of a gin deal, from the up-card offer to the defender's
     last meld."""
 
     name = "gin"
@@ -266,7 +274,7 @@ class Gin(Extension[GinState]):
         return TakeColumn(len(game.column) - 1)
 
     def _melds(self, game: Game, seat: int, limit: int) -> list[Action]:
-        """gin §5: the melds ``seat`` may lay now, as the engine writes melds."""
+        """§G.5: the melds ``seat`` may lay now, as the engine writes melds."""
         allowed = set(knock_melds(_kinds(game, seat), limit))
         return [
             m for m in game.rack_melds(seat) if tuple(sorted(f.kind for f in m.faces)) in allowed
@@ -277,7 +285,7 @@ class Gin(Extension[GinState]):
     def _verify(self, game: Game, action: Action) -> None:
         phase = str(game.phase)
         if phase not in self.phase_handlers:
-            raise game.fail(action, "gin §2", f"no turn is being played ({phase})")
+            raise game.fail(action, "§G.2", f"no turn is being played ({phase})")
         legal = self._legal(game)
         if isinstance(action, Meld):
             # A meld may name its cards in any order.
@@ -300,27 +308,27 @@ class Gin(Extension[GinState]):
             kinds = _kinds(game, seat)
             if step == Step.WALL:
                 kinds.append(game.faces[game.column[-1]].kind)
-            return "gin §4", (
+            return "§G.4", (
                 f"a knock needs deadwood of at most {state.limit}, "
                 f"this hand keeps {knock_deadwood(kinds)}"
             )
         if isinstance(action, Discard | LayOff) and action.face.kind not in _kinds(game, seat):
-            return "gin §2", f"{action.face} is not in your hand"
+            return "§G.2", f"{action.face} is not in your hand"
         if step == Step.KNOCK_DISCARD and isinstance(action, Discard):
-            return "gin §5", (
+            return "§G.5", (
                 f"after discarding {action.face} the deadwood would exceed {state.limit}"
             )
         if step == Step.KNOCK_MELDS:
             if isinstance(action, Ready):
-                return "gin §5", f"lay melds until at most {state.limit} deadwood is left"
-            return "gin §5", f"melds that leave at most {state.limit} deadwood: {action} is not one"
+                return "§G.5", f"lay melds until at most {state.limit} deadwood is left"
+            return "§G.5", f"melds that leave at most {state.limit} deadwood: {action} is not one"
         if step == Step.LAYOFF and isinstance(action, LayOff):
-            return "gin §5", f"{action.face} does not fit the knocker's melds"
+            return "§G.5", f"{action.face} does not fit the knocker's melds"
         if step == Step.LAYOFF and state.knocker_melds and isinstance(action, Meld):
-            return "gin §5", "lay off first, then say ready and lay your melds"
+            return "§G.5", "lay off first, then say ready and lay your melds"
         if isinstance(action, TakeColumn) and step in (Step.OFFER, Step.DRAW):
-            return "gin §2", "only the up-card may be taken"
-        return "gin §2", f"{action} is not a {step.replace('_', ' ')} action"
+            return "§G.2", "only the up-card may be taken"
+        return "§G.2", f"{action} is not a {step.replace('_', ' ')} action"
 
     # ------------------------------------------------------------------ apply
 
@@ -336,7 +344,7 @@ class Gin(Extension[GinState]):
             self._acquire(game, state, seat, action)
         elif step == Step.DRAW:
             if isinstance(action, TakeColumn):
-                # gin §7: the 50th take of the up-card ends the deal, a draw.
+                # §G.7: the 50th take of the up-card ends the deal, a draw.
                 state.upcard_takes += 1
                 if state.upcard_takes == MAX_UPCARD_DRAWS:
                     game.end_deal("void", None, None, None)
@@ -348,7 +356,7 @@ class Gin(Extension[GinState]):
                 return
             assert isinstance(action, Discard)
             self._discard(game, seat, action.face)
-            # gin §7: two discards in a row of the up-card just taken end the deal.
+            # §G.7: two discards in a row of the up-card just taken end the deal.
             if action.face.kind == state.previous_upcard:
                 if state.repeated:
                     game.end_deal("void", None, None, None)
@@ -357,7 +365,7 @@ class Gin(Extension[GinState]):
             else:
                 state.repeated = False
             game.to_move = 1 - seat
-            # gin §6: with only the wall left, the next player knocks or passes.
+            # §G.6: with only the wall left, the next player knocks or passes.
             state.step = Step.WALL if len(game.stock) == WALL_SIZE else Step.DRAW
             self._start_turn(game, game.to_move)
         elif step == Step.WALL:
@@ -382,7 +390,7 @@ class Gin(Extension[GinState]):
                 game.end_deal("knock", state.knocker, None, None)
                 return
             game.to_move = 1 - seat
-            # gin §5: nothing is laid off onto gin.
+            # §G.5: nothing is laid off onto gin.
             state.step = Step.LAYOFF if game.racks[seat] else Step.DEFENDER_MELDS
         elif step == Step.LAYOFF:
             if isinstance(action, LayOff):
@@ -395,7 +403,7 @@ class Gin(Extension[GinState]):
         game.turn_number += 1
 
     def _acquire(self, game: Game, state: GinState, seat: int, action: Action) -> None:
-        """gin §2: the up-card or the top of the stock comes into ``seat``'s hand."""
+        """§G.2: the up-card or the top of the stock comes into ``seat``'s hand."""
         state.previous_upcard = game.faces[game.column[-1]].kind if game.column else -1
         piece = game.column.pop() if isinstance(action, TakeColumn) else game.stock.pop()
         game.racks[seat].append(piece)
@@ -413,7 +421,7 @@ class Gin(Extension[GinState]):
         game.phase = Phase.SHOWDOWN
 
     def _lay_off(self, game: Game, state: GinState, seat: int, face: Face) -> None:
-        """gin §5: ``face`` goes onto a knocker's meld it extends: a run's end if it
+        """§G.5: ``face`` goes onto a knocker's meld it extends: a run's end if it
         touches one, else the set of its rank."""
         (piece,) = game.pick(seat, (face,), LayOff(face))
         state.layoffs.append(face.kind)
