@@ -20,8 +20,21 @@ __all__ = ["gin_action", "plays_gin"]
 
 
 def plays_gin(variant: Variant, view: SeatView) -> bool:
-    """Whether ``view``'s variant plays the ``gin`` extension."""
-    return "gin" in variant.play_rules(view.options).extensions
+    """Whether ``view``'s variant plays the ``gin`` extension (asked at every decision
+    of every bot: answered once per variant, whose extensions its options do not
+    change where gin is concerned)."""
+    known = _PLAYS_GIN.get(id(variant))
+    if known is None or known[0] is not variant:
+        defaults = variant.resolve(variant.default_players)
+        known = _PLAYS_GIN[id(variant)] = (
+            variant,
+            "gin" in variant.play_rules(defaults).extensions,
+        )
+    return known[1]
+
+
+_PLAYS_GIN: dict[int, tuple[Variant, bool]] = {}
+"""By variant id: (the variant, whether it plays gin); the entry keeps the id valid."""
 
 
 def _best_after_discard(kinds: list[int]) -> tuple[int, int]:
