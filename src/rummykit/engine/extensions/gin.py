@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from enum import StrEnum
+from typing import TYPE_CHECKING, ClassVar
 
 from rummykit.engine.actions import (
     Action,
@@ -146,8 +147,8 @@ _READY = Ready()
 # ------------------------------------------------------------------ state
 
 
-class Step:
-    """Where a gin deal is (the value of :attr:`GinState.step`)."""
+class Step(StrEnum):
+    """Where a gin deal is (:attr:`GinState.step`)."""
 
     OFFER = "offer"
     """§G.2: the first up-card is offered to the non-dealer, then the dealer."""
@@ -173,7 +174,7 @@ class GinState(ExtensionState):
 
     limit: int
     """The knock card: the most deadwood a knocker keeps (§G.4)."""
-    step: str = Step.OFFER
+    step: Step = Step.OFFER
     passed: list[bool] = field(default_factory=lambda: [False, False])
     """Per seat: passed on the first up-card (§G.2)."""
     knocker: int = -1
@@ -205,7 +206,7 @@ _SHOWDOWN = Phase.SHOWDOWN.value
 
 @register_extension
 class Gin(Extension[GinState]):
-    """§G.2-§7: every action of a gin deal, from the up-card offer to the defender's
+    """§G.2-§G.7: every action of a gin deal, from the up-card offer to the defender's
     last meld."""
 
     name = "gin"
@@ -223,9 +224,6 @@ class Gin(Extension[GinState]):
     def new_state(self, game: Game) -> GinState:
         upcard = game.faces[game.column[-1]].kind if game.column else None
         return GinState(limit=knock_limit(upcard, game.options))
-
-    def view_fields(self, game: Game, seat: int) -> Mapping[str, Any]:
-        return {}
 
     # ------------------------------------------------------------------ legal actions
 
@@ -290,7 +288,7 @@ class Gin(Extension[GinState]):
         if isinstance(action, Meld):
             # A meld may name its cards in any order.
             key = (tuple(sorted(f.kind for f in action.faces)), set(action.declared))
-            if any(
+            if len(action.faces) == len(action.declared) and any(
                 isinstance(m, Meld) and (tuple(sorted(f.kind for f in m.faces)), {None}) == key
                 for m in legal
             ):
@@ -328,7 +326,7 @@ class Gin(Extension[GinState]):
             return "§G.5", "lay off first, then say ready and lay your melds"
         if isinstance(action, TakeColumn) and step in (Step.OFFER, Step.DRAW):
             return "§G.2", "only the up-card may be taken"
-        return "§G.2", f"{action} is not a {step.replace('_', ' ')} action"
+        return "§G.2", f"{action} is not allowed now (step: {step.replace('_', ' ')})"
 
     # ------------------------------------------------------------------ apply
 
