@@ -42,6 +42,7 @@ def test_every_variant_is_covered() -> None:
         "continental",
         "double",
         "german2",
+        "gin",
         "remi_ro",
         "remmi_de",
         "romme",

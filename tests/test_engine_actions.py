@@ -26,6 +26,7 @@ from rummykit.engine.actions import (
     DoublesCategory,
     Draw,
     ExchangeJoker,
+    ExtensionAction,
     GoOut,
     Meld,
     NextDeal,
@@ -39,6 +40,7 @@ from rummykit.engine.actions import (
     TakeColumn,
     parse_action,
 )
+from rummykit.engine.extensions.gin import Knock, LayOff, Pass
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.view import view
 from rummykit.model.pieces import Face, Material, NotationError
@@ -84,6 +86,10 @@ CANONICAL = [
     ("reshuffle", Reshuffle()),  # §9.4(2)
     ("ready", Ready()),
     ("next", NextDeal()),
+    # Declared by the gin extension (ExtensionAction): gin §G.2, §G.4, §G.5.
+    ("pass", Pass()),
+    ("knock", Knock()),
+    ("layoff R7", LayOff(f("R7"))),
 ]
 
 
@@ -119,6 +125,9 @@ def test_every_action_type_is_covered() -> None:
         Ready,
         NextDeal,
         Reclaim,
+        Pass,
+        Knock,
+        LayOff,
     }
     assert covered == expected
 
@@ -165,7 +174,18 @@ def test_card_actions_parse_with_card_material() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["fly away", "drawx", "draw 2", "three please", "pass", "discard_R4", "-> m3", "meld[R1"],
+    [
+        "fly away",
+        "drawx",
+        "draw 2",
+        "three please",
+        "pass 2",
+        "knock R4",
+        "layoff",
+        "discard_R4",
+        "-> m3",
+        "meld[R1",
+    ],
 )
 def test_garbage_is_a_notation_error_naming_the_text(text: str) -> None:
     with pytest.raises(NotationError) as info:
@@ -248,7 +268,13 @@ def test_rule_9_4_doubles_categories(token: str, category: str) -> None:
 
 # ------------------------------------------------------------ what an action proves
 
-ACTION_TYPES = typing.get_args(Action)
+# The built-in types, and those the extensions declare (ExtensionAction subclasses).
+ACTION_TYPES = (
+    *(t for t in typing.get_args(Action) if t is not ExtensionAction),
+    Pass,
+    Knock,
+    LayOff,
+)
 
 
 def test_every_action_type_answers_what_it_proves() -> None:

@@ -70,6 +70,7 @@ def test_blocks_tile_the_space_in_the_documented_order(name: str) -> None:
         "turn",
         "preplay",
         "reclaim",
+        "extension",
     ]
     position = 0
     for block in codec.blocks:
@@ -85,6 +86,8 @@ def test_blocks_tile_the_space_in_the_documented_order(name: str) -> None:
     assert codec.block("exchange").size == codec.max_formations * (52 + 13 * 11)
     reclaims = any(o.name == "allow_reclaim_own_end_tiles" for o in find_variant(name).options)
     assert codec.block("reclaim").size == (codec.max_formations * 52 if reclaims else 0)
+    # Only gin's extension declares actions of its own: pass, knock, a lay-off per card.
+    assert codec.block("extension").size == (2 + 52 if name == "gin" else 0)
 
 
 def test_remi_ro_space_size_is_fixed() -> None:

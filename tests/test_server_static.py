@@ -27,7 +27,7 @@ SCRIPTS = sorted((STATIC / "js").glob("*.js"))
 
 # Message families the pages look up by a value the server or engine sends
 # (``tf("phase", view.phase)``); each must cover every value.
-DEAL_ENDS = ("close", "out", "board", "call", "exhaustion", "void")  # DealResult.end
+DEAL_ENDS = ("close", "out", "board", "call", "knock", "exhaustion", "void")  # DealResult.end
 TABLE_STATUS = ("open", "playing", "finished")  # server TableInfo.status
 HTTP_ERRORS = ("no_table", "seat_taken", "table_full", "not_finished", "finished", "bad_name")
 

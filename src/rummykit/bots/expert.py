@@ -43,6 +43,7 @@ from rummykit.bots.board import (
     plays_board,
     wants_board,
 )
+from rummykit.bots.gin import plays_gin
 from rummykit.bots.greedy import GreedyBot, greedy_order, meld_action
 from rummykit.bots.resample import ResampleError, resample
 from rummykit.engine.actions import (
@@ -249,9 +250,10 @@ class ExpertBot:
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         """Pick an action from ``legal`` for ``view``'s seat."""
-        if view.phase not in (Phase.TURNS, Phase.ROUND1):
-            return self._greedy.choose(view, legal, rng)
         variant = find_variant(view.variant)
+        if view.phase not in (Phase.TURNS, Phase.ROUND1) or plays_gin(variant, view):
+            # Gin (docs/rules/gin.md) is played as the greedy bot plays it: not searched.
+            return self._greedy.choose(view, legal, rng)
         order = _greedy_order(view, variant)
         if plays_board(view, variant):
             if view.board[view.seat]:

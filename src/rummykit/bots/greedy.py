@@ -27,6 +27,7 @@ from rummykit.bots.board import (
     plays_board,
     wants_board,
 )
+from rummykit.bots.gin import gin_action, plays_gin
 from rummykit.engine.actions import (
     Action,
     AnnounceAtu,
@@ -179,6 +180,8 @@ class GreedyBot:
             raise ValueError(f"no move to choose: the game is over ({view.phase}, no legal action)")
         if view.phase is Phase.DEAL_END:
             return NextDeal()
+        if plays_gin(find_variant(view.variant), view):
+            return gin_action(view, legal)
         if view.phase is Phase.SHOWDOWN:
             return self._show(view, legal)
         legal_set = set(legal)

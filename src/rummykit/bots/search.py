@@ -36,6 +36,7 @@ from typing import Any
 
 from rummykit.bots.base import play_to_end
 from rummykit.bots.expert import ExpertBot, Level, deal_margin
+from rummykit.bots.gin import plays_gin
 from rummykit.bots.greedy import GreedyBot, greedy_order, outside_kinds
 from rummykit.bots.resample import ResampleError, resample
 from rummykit.engine.actions import (
@@ -125,9 +126,9 @@ class SearchBot:
         """Pick an action from ``legal`` for ``view_``'s seat."""
         base = self._expert.choose(view_, legal, rng)
         self.last_worlds = 0
-        if view_.phase not in (Phase.TURNS, Phase.ROUND1):
-            return base
         variant = find_variant(view_.variant)
+        if view_.phase not in (Phase.TURNS, Phase.ROUND1) or plays_gin(variant, view_):
+            return base
         candidates = self._candidates(view_, legal, base, variant, rng)
         action = base
         if len(candidates) > 1:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple, Protocol, runtime_checkable
+from typing import ClassVar, NamedTuple, Protocol, runtime_checkable
 
 from rummykit.model.pieces import Face, Material, NotationError
 
@@ -34,6 +34,7 @@ __all__ = [
     "DoublesCategory",
     "Draw",
     "ExchangeJoker",
+    "ExtensionAction",
     "GoOut",
     "Meld",
     "NextDeal",
@@ -47,6 +48,7 @@ __all__ = [
     "TakeColumn",
     "parse_action",
     "parse_piece_token",
+    "register_action",
 ]
 
 
@@ -418,6 +420,58 @@ class NextDeal:
         return "next"
 
 
+class ExtensionAction:
+    """The base of an action that an engine extension declares in its own module
+    (``rummykit.engine.extensions.*``), rather than here.
+
+    A subclass is a frozen dataclass with :attr:`verb` (the first word of its
+    notation), :meth:`parse` (the rest of the notation → the action), :meth:`catalogue`
+    (every instance, for fixed action spaces such as the RL codec) and ``proves``; the
+    class decorator :func:`register_action` makes :func:`parse_action` read it.
+    """
+
+    __slots__ = ()
+
+    verb: ClassVar[str]
+    """The notation's first word (unique among all actions)."""
+
+    def proves(self) -> Proof:
+        """What the action proves about the actor's pieces (each subclass says)."""
+        raise NotImplementedError
+
+    @classmethod
+    def parse(cls, rest: str, material: Material) -> ExtensionAction:
+        """The action whose notation is :attr:`verb` followed by ``rest`` (raise
+        :class:`NotationError` if it is not one)."""
+        raise NotImplementedError
+
+    @classmethod
+    def catalogue(cls, faces: tuple[Face, ...]) -> tuple[ExtensionAction, ...]:
+        """Every action of this type, given the 53 face kinds of a material in kind
+        order (joker last), in a fixed order."""
+        raise NotImplementedError
+
+
+_EXTENSION_VERBS: dict[str, type[ExtensionAction]] = {}
+
+
+def register_action(cls: type[ExtensionAction]) -> type[ExtensionAction]:
+    """Class decorator: let :func:`parse_action` parse ``cls``'s notation."""
+    verb = cls.verb
+    taken = _EXTENSION_VERBS.get(verb)
+    if verb in _BUILT_IN_VERBS or (taken is not None and taken is not cls):
+        raise ValueError(f"the action verb {verb!r} is already taken")
+    _EXTENSION_VERBS[verb] = cls
+    return cls
+
+
+def _extension_action(verb: str) -> type[ExtensionAction] | None:
+    # The built-in extensions declare their actions on import.
+    import rummykit.engine.extensions  # noqa: F401
+
+    return _EXTENSION_VERBS.get(verb)
+
+
 Action = (
     Draw
     | TakeColumn
@@ -440,6 +494,7 @@ Action = (
     | Reshuffle
     | Ready
     | NextDeal
+    | ExtensionAction
 )
 
 _SIMPLE: dict[str, Action] = {
@@ -455,6 +510,10 @@ _SIMPLE: dict[str, Action] = {
     "remi": CallRemi(),
     "out": GoOut(),
 }
+_BUILT_IN_VERBS = frozenset(
+    {*_SIMPLE, "take", "meld", "attach", "exchange", "reclaim", "discard", "close", "accept"}
+    | {"doubles", "swap"}
+)
 _DECL_RE = re.compile(r"^([^()\s]+)(?:\(([^()\s]+)\))?$")
 _TARGET_RE = re.compile(r"^(.*?)\s*->\s*m?(\d+)$", re.IGNORECASE)
 _SOURCE_RE = re.compile(r"^(\S+)\s*<-\s*m?(\d+)$", re.IGNORECASE)
@@ -542,6 +601,9 @@ def parse_action(text: str, material: Material) -> Action:
             if int(sm[1]) < 1:
                 raise NotationError(f"{text!r}: seats are P1, P2, ...")
             return ProposeSwap(Face.parse(face_text, material), int(sm[1]) - 1)
+        declared = _extension_action(verb)
+        if declared is not None:
+            return declared.parse(rest, material)
     except NotationError:
         raise
     except ValueError as exc:
@@ -550,5 +612,5 @@ def parse_action(text: str, material: Material) -> Action:
         f"{text!r} is not an action; try draw, take N, meld [..], attach X -> mN, "
         "exchange X -> mN, reclaim X <- mN, discard X, close X, remi, remi X, out, out X, "
         "three, board, reset, atu, doubles CAT, swap X Pn, accept X, decline, reshuffle, "
-        "ready, next"
+        "ready, next" + "".join(f", {verb}" for verb in sorted(_EXTENSION_VERBS))
     )

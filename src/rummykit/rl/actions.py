@@ -33,6 +33,12 @@ block               size                        action
                                                 each natural X; only in variants with
                                                 the ``allow_reclaim_own_end_tiles``
                                                 option (remmi_de, A-75)
+``extension``       what the variant's          the actions its engine extensions declare
+                    extensions declare, or 0    (:class:`~rummykit.engine.actions.
+                                                ExtensionAction`), each type's
+                                                ``catalogue`` in the order the variant
+                                                names its extensions (gin: ``pass``,
+                                                ``knock``, ``layoff X``)
 ==================  ==========================  ====================================
 
 ``next`` (start the next deal) has no number: the environments play it.
@@ -60,6 +66,7 @@ from rummykit.engine.actions import (
     DoublesCategory,
     Draw,
     ExchangeJoker,
+    ExtensionAction,
     GoOut,
     Meld,
     ProposeSwap,
@@ -69,6 +76,7 @@ from rummykit.engine.actions import (
     Reshuffle,
     TakeColumn,
 )
+from rummykit.engine.extension import extension_class
 from rummykit.model.candidates import Candidate, candidates, counts_of, set_joker_suits
 from rummykit.model.melds import MeldKind, position_rank
 from rummykit.model.pieces import (
@@ -240,6 +248,8 @@ class ActionCodec:
         reclaims = "reclaim" in variant.play_rules(defaults).extensions
         if reclaims:
             tail += [Reclaim(faces[k], t) for t in targets for k in range(NATURALS)]
+        declared = self._extension_catalogue(variant, faces)
+        tail += declared
         t = self.max_formations
         sizes = (
             ("draw", 1),
@@ -254,6 +264,7 @@ class ActionCodec:
             ("turn", 3),
             ("preplay", 1 + len(DoublesCategory) + NATURALS * self.max_players + NATURALS + 3),
             ("reclaim", t * NATURALS if reclaims else 0),
+            ("extension", len(declared)),
         )
         blocks: list[ActionBlock] = []
         position = 0
@@ -286,6 +297,17 @@ class ActionCodec:
         self._take = self._block["take"].start
         self._attach = self._block["attach"].start
         self._exchange = self._block["exchange"].start
+
+    @staticmethod
+    def _extension_catalogue(variant: Variant, faces: tuple[Face, ...]) -> list[Action]:
+        """Every action the extensions of ``variant`` (at its default options) declare."""
+        names = variant.play_rules(variant.resolve(variant.default_players)).extensions
+        out: list[Action] = []
+        for name in names:
+            for action_type in extension_class(name).handlers:
+                if issubclass(action_type, ExtensionAction):
+                    out.extend(action_type.catalogue(faces))
+        return out
 
     @staticmethod
     def _meld_catalogue(variant: Variant, pieces: PieceSet) -> list[Candidate]:

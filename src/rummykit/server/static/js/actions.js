@@ -25,7 +25,7 @@ export function parseAction(text) {
   } else if (verb === "reclaim") {
     const m = RECLAIM_RE.exec(line);
     if (m) { out.tokens = [m[1]]; out.target = Number(m[2]); }
-  } else if (["discard", "close", "accept", "out", "remi"].includes(verb) && rest) {
+  } else if (["discard", "close", "accept", "out", "remi", "layoff"].includes(verb) && rest) {
     out.tokens = [rest];
   } else if (verb === "swap") {
     const [piece, seat] = rest.split(" ");
@@ -97,6 +97,9 @@ export function describe(text, seatName) {
     case "decline": return t("act.decline");
     case "reshuffle": return t("act.reshuffle");
     case "ready": return t("act.ready");
+    case "pass": return t("act.pass");
+    case "knock": return t("act.knock");
+    case "layoff": return t("act.layoff", { piece: pieces });
     case "next": return t("act.next");
     default: return text;
   }
