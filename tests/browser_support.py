@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from rummykit.bots.greedy import GreedyBot
-from rummykit.engine.actions import parse_action
+from rummykit.engine.actions import Meld, parse_action
 from rummykit.engine.game import Phase
 from rummykit.engine.view import FormationView, SeatView
 from rummykit.model.melds import HIGH_ACE
@@ -247,15 +247,16 @@ def view_from_json(data: dict[str, Any]) -> SeatView:
     table = []
     for f in data["table"]:
         meld = parse_action(f"meld {f['notation']}", material)
-        faces, declared = list(meld.faces), list(meld.declared)  # type: ignore[union-attr]
+        assert isinstance(meld, Meld)
+        laid, declared = list(meld.faces), list(meld.declared)
         table.append(
             FormationView(
                 f["id"],
                 f["owner"],
                 f["kind"],
                 f["notation"],
-                tuple(faces),
-                _positions(f["kind"], faces, declared),
+                tuple(laid),
+                _positions(f["kind"], laid, declared),
             )
         )
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, read_meld
 from rummykit.model.pieces import JOKER_KIND, Face, Material
+from rummykit.rules.options import VariantOptions
 
 __all__ = ["Template", "ilp_best", "templates"]
 
@@ -206,7 +207,7 @@ def _solve(
     lp.a_matrix_.index_ = np.array(index, dtype=np.int32)
     lp.a_matrix_.value_ = np.array(coeff)
     lp.integrality_ = [highspy.HighsVarType.kInteger] * n
-    h = highspy.Highs()
+    h = highspy.Highs()  # type: ignore[no-untyped-call]
     h.silent()
     h.setOptionValue("threads", 1)
     # These programs are tiny: presolve costs more than it saves.
@@ -236,7 +237,7 @@ class Family:
     opening_value: Callable[[MeldKind, int], int]
     score_value: Callable[[Face], int]
     structure: str
-    options: dict[str, object]
+    options: VariantOptions
 
 
 def families() -> list[Family]:
@@ -260,7 +261,7 @@ def families() -> list[Family]:
                 variant.name,
                 rules,
                 variant.material,
-                variant.pieces(options).faces,  # type: ignore[arg-type]
+                variant.pieces(options).faces,
                 variant.opening_value,
                 variant.score_value,
                 str(play.opening_structure),
@@ -330,7 +331,7 @@ def _feasible(
     lp.a_matrix_.index_ = np.array(index, dtype=np.int32)
     lp.a_matrix_.value_ = np.array(coeff)
     lp.integrality_ = [highspy.HighsVarType.kInteger] * n
-    h = highspy.Highs()
+    h = highspy.Highs()  # type: ignore[no-untyped-call]
     h.silent()
     h.setOptionValue("threads", 1)
     h.setOptionValue("presolve", "off")
@@ -342,7 +343,7 @@ def _feasible(
 
 
 def _cover(
-    counts: Sequence[int], usable: list[Template], extra: list[tuple[list[int], float, float]]
+    counts: Sequence[int], usable: list[Template], extra: Sequence[tuple[list[int], float, float]]
 ) -> bool:
     """Exact cover of every piece by ``usable`` formations, with extra count rows."""
     rows: list[tuple[list[tuple[int, float]], float, float]] = []

@@ -15,6 +15,7 @@ from remi_ro_support import face, faces, stacked_game
 from rummykit.bots import (
     BOTS,
     LEVELS,
+    Bot,
     ExpertBot,
     GreedyBot,
     bot_names,
@@ -30,7 +31,7 @@ from rummykit.engine.game import Game, Phase
 from rummykit.engine.position import analysis_game
 from rummykit.engine.view import SeatView, view
 from rummykit.model.pieces import Face, Material, parse_faces
-from rummykit.rules.remi_ro import REMI_RO
+from rummykit.rules.remi_ro import REMI_RO, RemiRoOptions
 from rummykit.rules.variant import all_variants
 
 
@@ -56,10 +57,11 @@ class Checked(ExpertBot):
 def test_expert_finishes_a_deal_of_every_variant_legally(variant: str) -> None:
     game = Game(variant, 2, seed=11)
     # One world, two candidates: every search path runs, cheaply.
-    bots = [Checked(Level(worlds=1, top_k=2)), GreedyBot()]
+    checked = Checked(Level(worlds=1, top_k=2))
+    bots: list[Bot] = [checked, GreedyBot()]
     play_to_end(game, bots, random.Random(1), stop_at_deal_end=True, max_actions=800)
     assert game.results, "the deal ended"
-    assert bots[0].problems == []
+    assert checked.problems == []
 
 
 @pytest.mark.parametrize("variant", sorted(v.name for v in all_variants()))
@@ -67,10 +69,11 @@ def test_default_expert_finishes_deals_of_every_variant_legally(variant: str) ->
     # The named level: board play, the closing tile and shedding run where they apply.
     for seed in (3, 4):
         game = Game(variant, 2, seed=seed)
-        bots = [GreedyBot(), Checked("medium")]
+        checked = Checked("medium")
+        bots: list[Bot] = [GreedyBot(), checked]
         play_to_end(game, bots, random.Random(seed), stop_at_deal_end=True, max_actions=800)
         assert game.results, "the deal ended"
-        assert bots[1].problems == []
+        assert checked.problems == []
         assert on_board(game)[1] is (variant == "remi_ro")
 
 
@@ -123,9 +126,9 @@ def test_searched_discard_is_among_greedys_best(level: str) -> None:
     expert = ExpertBot(level)
     action = expert.choose(seen, legal, random.Random(0))
     assert isinstance(action, Discard)
-    ranked = expert._discard_candidates(
-        seen, legal, GreedyBot().choose(seen, legal, random.Random(0)), game.variant
-    )  # type: ignore[arg-type]
+    plain = GreedyBot().choose(seen, legal, random.Random(0))
+    assert isinstance(plain, Discard)
+    ranked = expert._discard_candidates(seen, legal, plain, game.variant)
     assert action in ranked[: LEVELS[level].top_k]
 
 
@@ -229,7 +232,8 @@ def test_closing_tile_is_kept_back_and_attached_last() -> None:
 
 def test_closing_tile_rule_needs_the_multiplier() -> None:
     seen = _opened_view("K1 R6")
-    plain = replace(seen, options=replace(seen.options, closing_with_1_or_joker_multiplier=1))
+    options = RemiRoOptions.of(seen.options)
+    plain = replace(seen, options=replace(options, closing_with_1_or_joker_multiplier=1))
     legal: list[Action] = [Attach(face("K1"), 1), Attach(face("R6"), 2)]
     assert closing_tile_action(plain, legal, legal[0], REMI_RO, _order_of(plain)) is None
 

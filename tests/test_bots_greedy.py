@@ -299,7 +299,7 @@ def test_greedy_refuses_a_finished_game_with_a_clear_error() -> None:
 def test_greedy_opens_under_the_options_meld_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     """Options may change the meld rules (variant.rules_for): greedy passes them on."""
     seen: list[Any] = []
-    real = greedy_module.best_opening
+    real = greedy_module.best_opening  # type: ignore[attr-defined]
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         seen.append(kwargs.get("rules"))
@@ -320,7 +320,9 @@ def test_greedy_takes_back_a_turn_it_cannot_finish_and_says_so_for_that_turn_onl
     from rummykit.engine.position import analysis_game
     from rummykit.model.pieces import Face, Material, parse_faces
 
-    run = [(f, None) for f in parse_faces("5H JK 7H", Material.CARDS)]
+    run: list[tuple[Face, Face | None]] = [
+        (f, None) for f in parse_faces("5H JK 7H", Material.CARDS)
+    ]
     run[1] = (Face.parse("JK"), Face.parse("6H"))
     game = analysis_game("romme", parse_faces("6H 2C 9D", Material.CARDS), [run], players=2)
     game.apply(next(a for a in game.legal_actions() if isinstance(a, ExchangeJoker)))
@@ -439,4 +441,4 @@ def test_greedy_takes_a_continental_discard_that_joins_a_run() -> None:
 
 
 def faces_of(text: str) -> list[Face]:
-    return parse_faces(text, Material.CARDS)
+    return list(parse_faces(text, Material.CARDS))

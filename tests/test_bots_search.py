@@ -10,7 +10,7 @@ import pytest
 
 import rummykit.bots.search as search_module
 from remi_ro_support import stacked_game
-from rummykit.bots import Budget, ExpertBot, GreedyBot, SearchBot, make_bot, play_to_end
+from rummykit.bots import Bot, Budget, ExpertBot, GreedyBot, SearchBot, make_bot, play_to_end
 from rummykit.bots.search import _pick, rollout_margin
 from rummykit.engine.actions import (
     Action,
@@ -141,7 +141,7 @@ def test_worlds_are_reused_within_a_turn(monkeypatch: pytest.MonkeyPatch) -> Non
     worlds drawn for that decision, advanced by it, serve the discard that follows in
     the same turn; a draw shows a piece, and the worlds go."""
     calls: list[int] = []
-    real = search_module.resample
+    real = search_module.resample  # type: ignore[attr-defined]
 
     def counting(view_: SeatView, rng: random.Random) -> Game:
         calls.append(1)
@@ -177,6 +177,6 @@ def test_search_candidates_for_a_take_where_taking_carries_no_obligation() -> No
 def test_hard_plays_legally_in_every_variant(variant: str) -> None:
     # The engine refuses an illegal action (apply raises), so 40 actions played are legal.
     game = Game(variant, 2, seed=2)
-    bots = [SearchBot(Budget(seconds=None, worlds=1)), GreedyBot()]
+    bots: list[Bot] = [SearchBot(Budget(seconds=None, worlds=1)), GreedyBot()]
     played = play_to_end(game, bots, random.Random(2), stop_at_deal_end=True, max_actions=40)
     assert played == 40 or game.results

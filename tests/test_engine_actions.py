@@ -381,6 +381,7 @@ def test_every_played_action_proves_what_it_says(variant: str) -> None:
                 break
             legal = game.legal_actions()
             telling = [a for a in legal if a.proves() != Proof() and not isinstance(a, Draw)]
+            action: Action
             if telling and rng.random() < (0.8 if game.phase is Phase.PREPLAY else 0.2):
                 action = telling[rng.randrange(len(telling))]
             else:

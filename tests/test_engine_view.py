@@ -155,10 +155,14 @@ def test_double_game_indicator_shows_in_the_view() -> None:
     assert v.double_game
 
 
-def test_view_options_are_a_copy() -> None:
+def test_view_options_cannot_change_the_game() -> None:
+    # The view shares the game's parsed options, which are frozen (issue 14 item 2).
     game = Game("remi_ro", 2, seed=1)
     v = view(game, 0)
-    v.options["atu_bonus"] = 999
+    with pytest.raises(TypeError):
+        v.options["atu_bonus"] = 999  # type: ignore[index]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        v.options.atu_bonus = 999  # type: ignore[attr-defined]
     assert game.options["atu_bonus"] == 50
     with pytest.raises(dataclasses.FrozenInstanceError):
         v.seat = 1  # type: ignore[misc]

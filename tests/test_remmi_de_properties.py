@@ -25,7 +25,7 @@ from rummykit.engine.actions import Attach, ExchangeJoker, Meld, Reclaim
 from rummykit.engine.record import record_of, replay
 from test_variants_properties import assert_table_valid, hidden_swap
 
-SETTINGS = {
+SETTINGS: dict[str, dict[str, Any]] = {
     "board": {"board_variant": True},
     "board-deadwood": {
         "board_variant": True,

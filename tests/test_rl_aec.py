@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import copy
 import pickle
+from typing import Any
 
 import numpy as np
 import pytest
+from gymnasium.spaces import Dict, Discrete
 from pettingzoo.test import api_test, seed_test
 
 from rummykit import rl
@@ -27,7 +29,9 @@ API_TEST_WARNINGS = (
 )
 
 
-def _masked_random_episode(env, seed: int, policy_seed: int = 0) -> list[tuple]:  # type: ignore[no-untyped-def]
+def _masked_random_episode(
+    env: rl.RummyEnv, seed: int, policy_seed: int = 0
+) -> list[tuple[Any, ...]]:
     """Play one episode with a seeded masked random policy; return the trajectory."""
     rng = np.random.default_rng(policy_seed)
     env.reset(seed=seed)
@@ -60,7 +64,7 @@ def test_pettingzoo_seed_test(variant: str, players: int) -> None:
 @pytest.mark.parametrize(("variant", "players"), TABLES)
 def test_the_same_seed_reproduces_an_episode_exactly(variant: str, players: int) -> None:
     # Card variants recycle their stock, so random deals can be long: cap them.
-    def make():  # type: ignore[no-untyped-def]
+    def make() -> Any:
         return rl.env(variant, players, max_steps_per_deal=400)
 
     first = _masked_random_episode(make(), seed=11)
@@ -94,8 +98,10 @@ def test_agents_are_engine_seats() -> None:
     env.reset(seed=1)
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
     assert env.agent_selection == f"player_{env.game.to_move}"
-    assert env.action_space("player_1").n == 20982
-    assert env.observation_space("player_2")["observation"].shape == (2224,)  # version 2
+    actions, observations = env.action_space("player_1"), env.observation_space("player_2")
+    assert isinstance(actions, Discrete) and actions.n == 20982
+    assert isinstance(observations, Dict)
+    assert observations["observation"].shape == (2224,)  # version 2
     assert str(env) == "rummykit_remi_ro_v0"
 
 

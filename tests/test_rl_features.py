@@ -6,6 +6,7 @@ import random
 
 import numpy as np
 import pytest
+from gymnasium.spaces import Dict, Discrete
 from gymnasium.utils.env_checker import check_env
 
 from rummykit.engine import view
@@ -89,7 +90,8 @@ def test_gym_features_mode_lists_legal_actions_as_rows() -> None:
     env = RummyGymEnv("remi_ro", players=2, action_space="features", max_legal_actions=48)
     encoder = env.features
     assert encoder is not None
-    assert env.action_space.n == 48
+    assert isinstance(env.action_space, Discrete) and env.action_space.n == 48
+    assert isinstance(env.observation_space, Dict)
     assert env.observation_space["action_features"].shape == (48, encoder.size)
     obs, _ = env.reset(seed=3)
     rng = np.random.default_rng(3)
@@ -185,8 +187,10 @@ def test_pettingzoo_features_mode_passes_the_api_test_and_plays_rows() -> None:
         if terminated or truncated:
             env.step(None)
             continue
+        assert env.rows is not None
         rows = env.rows.rows(env.table.to_move)
         assert obs["action_mask"].sum() == len(rows) > 0
         assert obs["action_features"].shape == (24, env.rows.encoder.size)
-        assert env.action_space(agent).n == 24
+        space = env.action_space(agent)
+        assert isinstance(space, Discrete) and space.n == 24
         env.step(int(rng.integers(len(rows))))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -18,7 +19,7 @@ from rummykit.rules import OptionError, all_variants
 TABLES = variant_tables()
 
 
-def _episode(env: rl.RummyGymEnv, seed: int) -> tuple[float, list[int], dict]:  # type: ignore[type-arg]
+def _episode(env: rl.RummyGymEnv, seed: int) -> tuple[float, list[int], dict[str, Any]]:
     """Play one episode with a seeded masked random learner."""
     rng = np.random.default_rng(seed)
     obs, info = env.reset(seed=seed)
@@ -115,7 +116,7 @@ def test_render_is_the_learners_view() -> None:
 
 def test_bots_choose_the_same_without_the_history_text() -> None:
     """rummykit's bots never read view.history, so the fast default changes nothing."""
-    runs = []
+    runs: list[object] = []
     for history in (False, True):
         env = rl.RummyGymEnv("remi_ro", 4, opponents="greedy", bot_history=history)
         runs.append(_episode(env, seed=4))
@@ -175,7 +176,7 @@ def test_the_mask_can_stay_out_of_the_observation() -> None:
     assert isinstance(obs, np.ndarray) and bare.observation_space.contains(obs)
     np.testing.assert_array_equal(obs, reference["observation"])
     np.testing.assert_array_equal(
-        bare.unwrapped.action_masks(), reference["action_mask"].astype(bool)
+        bare.get_wrapper_attr("action_masks")(), reference["action_mask"].astype(bool)
     )
     check_env(
         gymnasium.make(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import combinations, permutations
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -32,11 +33,11 @@ from rummykit.rules.variant import Layout, SeatOutcome
 CARDS = Material.CARDS
 
 
-def opts(players: int = 4, **given: object) -> VariantOptions:
+def opts(players: int = 4, **given: Any) -> VariantOptions:
     return CONTINENTAL.resolve(players, given)
 
 
-def layout(text: str, **given: object) -> Layout | None:
+def layout(text: str, **given: Any) -> Layout | None:
     return find_layout(parse_faces(text, CARDS), opts(**given))
 
 
@@ -52,7 +53,7 @@ def shown(lay: Layout) -> list[str]:
     return out
 
 
-def assert_valid(lay: Layout, text: str, **given: object) -> None:
+def assert_valid(lay: Layout, text: str, **given: Any) -> None:
     """The layout uses exactly the 15 cards, in runs that read under §7.4, in a pattern."""
     rules = meld_rules_for(opts(**given))
     used = sorted(f for c in lay.melds for f in c.faces(CARDS))
@@ -157,7 +158,10 @@ def test_rule_7_4_runs_only_with_wild_deuces(meld: str, valid: bool) -> None:
 
 def test_a26_with_a_natural_place_a_deuce_is_itself_or_wild() -> None:
     rules = meld_rules_for(opts(deuce_has_natural_position=True))
-    read = lambda text: bool(read_meld(parse_faces(text, CARDS), rules))  # noqa: E731
+
+    def read(text: str) -> bool:
+        return bool(read_meld(parse_faces(text, CARDS), rules))
+
     assert read("AH 2H 3H")  # the ordinary A-2-3, the 2 as itself
     assert not read("AH 3H 4H")  # the 2 has its place, so A-3-4 has a gap
     assert read("AH 3H 4H 2C")  # ... which a wild 2 fills
@@ -335,7 +339,7 @@ OPTION_SETS: tuple[dict[str, object], ...] = (
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(near_layouts(), st.sampled_from(OPTION_SETS))
 def test_the_wild_card_count_never_refutes_a_layout(
-    hand: list[Face], given_options: dict[str, object]
+    hand: list[Face], given_options: dict[str, Any]
 ) -> None:
     """Property: find_layout's quick refutation (too few wild cards for the suits' runs)
     only refutes hands the full search finds no layout in; the answer is the same."""
@@ -355,7 +359,7 @@ def test_the_wild_card_count_never_refutes_a_layout(
     st.sampled_from(["JK", "2S", "KH", "7D", "AC", "5H"]),
 )
 def test_layout_discards_answer_find_layout_for_every_card(
-    hand: list[Face], given_options: dict[str, object], extra: str
+    hand: list[Face], given_options: dict[str, Any], extra: str
 ) -> None:
     """Property (§7.6): the cards whose discard leaves a layout, found in one pass over
     a 16-card hand, are exactly those find_layout accepts the other 15 of."""
@@ -385,7 +389,7 @@ RUNS_AND_THREE = "3H 4H 5H 6S 7S 8S 9D 10D JD QC KC AC 5H 6H"
     ],
 )
 def test_the_refutation_counts_the_wild_cards(
-    last: str, given_options: dict[str, object], refuted: bool
+    last: str, given_options: dict[str, Any], refuted: bool
 ) -> None:
     hand = parse_faces(f"{RUNS_AND_THREE} {last}", CARDS)
     options = opts(**given_options)

@@ -289,10 +289,12 @@ def test_fingerprint_depends_on_the_variant_and_the_player_dependent_defaults() 
 
 
 def test_resolve_parses_once_into_the_variants_typed_object() -> None:
-    values = REMI_RO.resolve(4, {"direction": "clockwise", "atu_bonus": 60})
+    values = RemiRoOptions.of(REMI_RO.resolve(4, {"direction": "clockwise", "atu_bonus": 60}))
     assert type(values) is RemiRoOptions and values is REMI_RO.resolve(4, values)
     assert values.direction == "clockwise" and values.atu_bonus == 60
-    assert values.match_deals == 4 and REMI_RO.resolve(2).match_deals == 2  # per_player
+    assert (
+        values.match_deals == 4 and RemiRoOptions.of(REMI_RO.resolve(2)).match_deals == 2
+    )  # per_player
     # It is also the read-only mapping records, views and fingerprints store.
     plain = dict(values)
     assert plain["atu_bonus"] == 60 and values == plain and len(values) == len(SPECS)

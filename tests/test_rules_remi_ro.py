@@ -11,7 +11,7 @@ import pytest
 
 from rummykit.model.melds import HIGH_ACE, MeldKind
 from rummykit.model.pieces import Face, Material, parse_faces
-from rummykit.rules.options import VariantOptions
+from rummykit.rules.options import Options, VariantOptions
 from rummykit.rules.remi_ro import (
     REMI_RO,
     TILES_106,
@@ -689,7 +689,7 @@ def test_find_contract_reports_the_tiles() -> None:
 # --------------------------------------------------------------- §9.13 board closes
 
 
-def brute_closes(faces: Sequence[Face], o: dict[str, Any]) -> dict[Face, tuple[str, int]]:
+def brute_closes(faces: Sequence[Face], o: Options) -> dict[Face, tuple[str, int]]:
     """Every face whose discard leaves 14 tiles forming a contract, by direct search."""
     out: dict[Face, tuple[str, int]] = {}
     for face in set(faces):
@@ -701,7 +701,7 @@ def brute_closes(faces: Sequence[Face], o: dict[str, Any]) -> dict[Face, tuple[s
     return out
 
 
-def closes(faces: Sequence[Face], o: dict[str, Any]) -> dict[Face, tuple[str, int]]:
+def closes(faces: Sequence[Face], o: Options) -> dict[Face, tuple[str, int]]:
     got = board_closes(faces, o)
     for face, c in got.items():
         rest = list(faces)

@@ -7,6 +7,7 @@ rest of the section, the module's functions and the options.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from functools import cache
 
 import pytest
@@ -660,7 +661,7 @@ def test_ready_passes_the_swap_phase() -> None:
 RECLAIM = {"allow_reclaim_own_end_tiles": True}
 
 
-def _reclaim_game(options: dict[str, object] | None = None) -> Game:
+def _reclaim_game(options: Mapping[str, object] | None = None) -> Game:
     """P1 opened with [K10 K11 K12 K13] + [R5 B5 Y5]; now in his second turn."""
     game = stacked_game(4, {0: "K10 K11 K12 K13 R5 B5 Y5 R10 B10 Y2"}, options=options)
     play(game, "P1: meld [K10 K11 K12 K13]", "P1: meld [R5 B5 Y5]", "P1: discard Y2")

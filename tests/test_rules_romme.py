@@ -1,3 +1,6 @@
+# mypy: disable-error-code="comparison-overlap"
+# (a phase asserted, an action applied, the phase asserted again: mypy keeps the first
+# narrowing across the call that changes it.)
 """German Rommé (``romme``, RULES §8) rule by rule, with every option of §8.9 and the
 shared card rules it uses (§2.4 stock recycling, §2.5 the taken discard, §2.6 the
 deal passing on).

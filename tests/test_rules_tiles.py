@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -10,6 +11,7 @@ from rummykit.rules.remi_ro import REMI_RO, build_wall
 from rummykit.rules.remmi_de import REMMI_DE
 from rummykit.rules.remmi_de import build_wall as build_remmi_wall
 from rummykit.rules.tiles import STACK_HEIGHT, STACKS, TILES_106, lay_wall, stack_wall
+from rummykit.rules.variant import DealLayout
 
 
 def test_the_tile_set() -> None:
@@ -53,25 +55,23 @@ def test_stack_wall_inverts_each_tile_variants_deal(variant: object) -> None:
     options = REMI_RO.resolve(3) if variant is REMI_RO else REMMI_DE.resolve(3)
     dealer = 2
 
-    def deal(order: list[int]) -> object:
+    def deal(order: Sequence[int]) -> DealLayout:
         return build(order, 3, dealer, options)
 
-    order = stack_wall(deal, indicator=indicator, racks=racks, stock=stock)  # type: ignore[arg-type]
+    order = stack_wall(deal, indicator=indicator, racks=racks, stock=stock)
     layout = deal(order)
-    assert [list(r) for r in layout.racks] == racks  # type: ignore[attr-defined]
-    assert list(layout.stock[:7]) == stock  # type: ignore[attr-defined]
-    assert layout.indicator == indicator  # type: ignore[attr-defined]
+    assert [list(r) for r in layout.racks] == racks
+    assert list(layout.stock[:7]) == stock
+    assert layout.indicator == indicator
 
 
 def test_stack_wall_rejects_wrong_rack_sizes_and_repeats() -> None:
     options = REMMI_DE.resolve(2)
 
-    def deal(order: list[int]) -> object:
+    def deal(order: Sequence[int]) -> DealLayout:
         return build_remmi_wall(order, 2, 1, options)
 
     with pytest.raises(ValueError, match="is dealt 15 tiles, not 14"):
-        stack_wall(deal, indicator=105, racks=[list(range(14)), list(range(14, 28))])  # type: ignore[arg-type]
+        stack_wall(deal, indicator=105, racks=[list(range(14)), list(range(14, 28))])
     with pytest.raises(ValueError, match="named once"):
-        stack_wall(  # type: ignore[arg-type]
-            deal, indicator=105, racks=[list(range(15)), list(range(14))]
-        )
+        stack_wall(deal, indicator=105, racks=[list(range(15)), list(range(14))])

@@ -479,7 +479,7 @@ def test_no_token_reaches_the_server_log(tmp_path: Path) -> None:
         # The control: this server writes query strings to its log, so a token in a URL
         # would be found below.
         assert server.http.get(f"/api/variants?probe={marker}").status_code == 200
-        body = {"variant": "remi_ro", "players": 2, "options": {"match_deals": 1}}
+        body: dict[str, Any] = {"variant": "remi_ro", "players": 2, "options": {"match_deals": 1}}
         made = server.post("/api/tables", name="A", **body).json()
         code = made["code"]
         left = server.post(f"/api/tables/{code}/join", name="B").json()

@@ -81,7 +81,7 @@ class Cluster:
 
     def holder(self, code: str) -> LiveServer | None:
         """The server that holds table ``code``'s lease now."""
-        held = self.redis.get(f"{self.prefix}:lease:{code}")
+        held: bytes | None = self.redis.get(f"{self.prefix}:lease:{code}")  # type: ignore[assignment]
         for server in self.servers:
             alive = server.proc is not None and server.proc.poll() is None
             if alive and held is not None and server.get("/healthz")["process"] == held.decode():

@@ -218,13 +218,13 @@ def test_canary_over_real_websockets(live: LiveServer) -> None:
     actions = [parse_action(a["action"], material) for a in record["actions"]]
     order = sorted(received, key=lambda r: r[1].get("event_id", -1))
     checked = 0
-    for seat, data, text in order:
+    for seen_by, data, text in order:
         event = data.get("event_id")
         if event is None:
             continue  # ack, pong and table frames are checked below as plain text
         while len(game.log) < event:
             game.apply(actions[len(game.log)])
-        check(text, game, seat, knowledge=knowledge)
+        check(text, game, seen_by, knowledge=knowledge)
         checked += 1
     assert checked > 100 and {s for s, _, _ in received} == {None, 0, 1}
 
@@ -276,7 +276,8 @@ def test_every_frame_rechecks_the_seats_current_token(tmp_path: Path) -> None:
     # and closed at its next frame: nothing is applied, nothing of the seat is sent.
     with client(sqlite_url(tmp_path)) as api:
         code, a, b = _playing_table(api)
-        table = api.app.state.lobby.get(code)
+        app: Any = api.app
+        table = app.state.lobby.get(code)
         mover = table.game.to_move
         held = table.row.seats[mover]
         token = (a, b)[mover]["token"]
@@ -308,7 +309,7 @@ def test_a_thinking_bot_does_not_hold_up_the_server(
     # ``hard`` searches for most of a second per decision: it must think off the event
     # loop, or every table of the process waits for it.
     thinking, release = threading.Event(), threading.Event()
-    real_make_bot = tables_module.make_bot
+    from rummykit.bots import make_bot as real_make_bot
 
     class Slow:
         def __init__(self, bot: Any) -> None:

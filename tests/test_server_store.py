@@ -50,6 +50,12 @@ def stores() -> Iterator[list[Store]]:
         store.close()
 
 
+def _events(store: Store, code: str) -> list[EventRow]:
+    loaded = store.load_table(code)
+    assert loaded is not None, code
+    return loaded[1]
+
+
 def test_sqlite_is_in_wal_mode_and_migrated(tmp_path: Path) -> None:
     store = Store(sqlite_url(tmp_path))
     with store.engine.connect() as conn:
@@ -102,9 +108,9 @@ def test_a_table_is_rebuilt_from_its_header_and_event_log(url: str, stores: list
     assert rebuilt.info().seats == table.info().seats
     # The same event number cannot be written twice.
     with pytest.raises(sa.exc.IntegrityError):
-        again.store.append_event(table.code, EventRow(40, 0, "draw", None))  # type: ignore[union-attr]
+        stores[-1].append_event(table.code, EventRow(40, 0, "draw", None))
     # A repeated client action id is refused by the database too.
-    first = next(e for e in again.store.load_table(table.code)[1] if e.action_id)  # type: ignore[union-attr]
+    first = next(e for e in _events(stores[-1], table.code) if e.action_id)
     with pytest.raises(sa.exc.IntegrityError):
         again.store.append_event(table.code, EventRow(41, 0, "draw", first.action_id))  # type: ignore[union-attr]
 
@@ -122,6 +128,7 @@ def test_with_many_processes_an_action_is_stored_on_the_version_it_was_checked_o
     table, seat, _ = Lobby(one).create(
         variant="remi_ro", players=2, options={"match_deals": 1}, bots={1: "greedy"}, name="Ana"
     )
+    assert seat is not None
     behind = Lobby(two).get(table.code)
     while table.bot_to_move() is not None:
         table.play_for(1)
@@ -134,7 +141,7 @@ def test_with_many_processes_an_action_is_stored_on_the_version_it_was_checked_o
     table.submit(seat, "a1", table.event_id, table.legal_for(seat)[-1])
     monkeypatch.undo()
     assert table.version == before + 1
-    stored = {e.seq: e for e in one.load_table(table.code)[1]}
+    stored = {e.seq: e for e in _events(one, table.code)}
     assert stored[table.event_id].action_id == "a1"
     # The other copy is behind; the action is built on the state the client was sent.
     assert behind.event_id < table.event_id
@@ -148,7 +155,7 @@ def test_with_many_processes_an_action_is_stored_on_the_version_it_was_checked_o
     assert not one.append_event_if_current(
         table.code, event, expected=table.version, turn_start=0.0
     )
-    assert max(e.seq for e in one.load_table(table.code)[1]) == behind.event_id
+    assert max(e.seq for e in _events(one, table.code)) == behind.event_id
 
 
 def test_finished_games_are_listed_and_export_records(url: str, stores: list[Store]) -> None:
@@ -374,7 +381,7 @@ def test_a_failed_write_during_sit_changes_nothing(
     seat, token = table.sit("Ion")
     assert seat == 1 and table.seat_of_token(token) == 1 and table.dealt
     again = Lobby(Store(url))
-    stores.append(again.store)  # type: ignore[arg-type]
+    stores.append(again.store)
     reloaded = again.get(table.code)
     assert reloaded.status == "playing" and reloaded.row.seed == table.row.seed
     assert reloaded.frame(1).view["rack"] == table.frame(1).view["rack"]

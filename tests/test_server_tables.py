@@ -145,10 +145,10 @@ def test_names_are_trimmed_and_may_be_any_printable_text() -> None:
     assert table.row.seats[seat].name == "Ștefan Łukasz"
     seat, _ = table.sit(" " * 3)
     assert table.row.seats[seat].name == f"P{seat + 1}"
-    behind_a_bot, seat, _ = Lobby(None).create(
+    behind_a_bot, creator, _ = Lobby(None).create(
         variant="remi_ro", players=3, options={}, bots={0: "greedy"}, name=""
     )
-    assert seat == 1 and behind_a_bot.row.seats[1].name == "P2"
+    assert creator == 1 and behind_a_bot.row.seats[1].name == "P2"
 
 
 def _finished_two_seat_table(lobby: Lobby) -> tuple[Table, str, str]:

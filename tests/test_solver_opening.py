@@ -13,12 +13,12 @@ from rummykit.model.candidates import Candidate, candidates, counts_of
 from rummykit.model.melds import HIGH_ACE, MeldKind
 from rummykit.model.pieces import Face, Material, parse_faces
 from rummykit.rules import find_variant
-from rummykit.rules.remi_ro import REMI_RO, TILES_106
+from rummykit.rules.remi_ro import REMI_RO, TILES_106, RemiRoOptions
 from rummykit.rules.variant import OpeningStructure
 from rummykit.solver import Laydown, best_laydown, best_opening, opening_requirement
 from rummykit.solver.opening import FREE_OPENING, OpeningRequirement
 
-RO = REMI_RO.resolve(4)
+RO = RemiRoOptions.of(REMI_RO.resolve(4))
 BG = OpeningRequirement(OpeningStructure.RUN_AND_SET, RO.opening_min_points)
 NO_RULE = OpeningRequirement(OpeningStructure.NONE, RO.opening_min_points)
 STRUCTURES = ("none", "run_or_ones_set", "run_and_set")

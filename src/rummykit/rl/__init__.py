@@ -23,7 +23,7 @@ from __future__ import annotations
 try:
     import gymnasium as _gymnasium  # noqa: F401
     import numpy as _numpy  # noqa: F401
-    import pettingzoo as _pettingzoo  # type: ignore[import-untyped]  # noqa: F401
+    import pettingzoo as _pettingzoo  # noqa: F401
 except ImportError as exc:  # pragma: no cover - depends on the installation
     raise ImportError(
         f"rummykit.rl needs the 'rl' extra ({exc.name} is missing): pip install 'rummykit[rl]'"

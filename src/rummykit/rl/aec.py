@@ -17,8 +17,8 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
-from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from rummykit.engine import Game
 from rummykit.rl.core import DEFAULT_MAX_STEPS_PER_DEAL, RewardMode, Table

@@ -45,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 try:
-    import pyspiel  # type: ignore[import-not-found]
+    import pyspiel
 except ImportError as exc:  # pragma: no cover - depends on the installation
     raise ImportError(
         "rummykit.rl.openspiel needs the 'openspiel' extra: pip install 'rummykit[openspiel]'"
