@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
+from operator import itemgetter
 from types import MappingProxyType
 from typing import Any
 
@@ -41,7 +42,13 @@ from rummykit.engine.extension import (
     phase_owners,
 )
 from rummykit.engine.table import Formation
-from rummykit.model.candidates import Candidate, candidates, counts_of
+from rummykit.model.candidates import (
+    Candidate,
+    candidates,
+    counts_of,
+    rank_sets,
+    suit_runs,
+)
 from rummykit.model.melds import (
     HIGH_ACE,
     MeldKind,
@@ -199,13 +206,80 @@ class _Snapshot:
     turn: _Turn
 
 
+_MeldPairs = tuple[tuple[int, Meld], ...]
+"""(size, meld) of each formation of one part of a rack (a suit's runs, a rank's sets)."""
+_MeldParts = dict[tuple[int, tuple[int, ...], int], _MeldPairs]
+_FIRST = itemgetter(0)
+_SECOND = itemgetter(1)
+_NO_SUIT = (0, 0, 0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class _FormationPlays:
+    """What may be played on one formation, for any rack (:meth:`Game._plays`)."""
+
+    formation: Formation
+    attaches: tuple[tuple[int, Attach], ...]
+    """(natural kind, its lay-off) for each natural that fits, kinds ascending."""
+    joker_attaches: tuple[Attach, ...]
+    shifts: tuple[tuple[int, Attach, bool], ...]
+    """§4.5 (runs): (natural kind a joker stands for, its lay-off, whether the lifted
+    joker could go to a free end of the same run)."""
+    run_exchanges: tuple[tuple[int, int, ExchangeJoker], ...]
+    """(joker piece, natural kind it stands for, the exchange) of each joker of a run."""
+    jokers: tuple[int, ...]
+    """The formation's joker pieces."""
+    missing: tuple[Face, ...]
+    """A set's missing suits (as faces of its rank), where it holds a joker."""
+    one_exchanges: tuple[tuple[int, ExchangeJoker], ...]
+    """A set: (kind, the exchange of one missing suit for one joker)."""
+    all_exchange: ExchangeJoker
+    """A set: the exchange of every missing suit."""
+
+
 def _meld_actions(
-    counts: tuple[int, ...], rules: MeldRules, material: Material
+    counts: tuple[int, ...], rules: MeldRules, material: Material, parts: _MeldParts
 ) -> tuple[tuple[int, ...], tuple[Meld, ...]]:
-    """(sizes, melds) of every formation the counts can make, shortest first."""
-    found = sorted(candidates(counts, rules), key=lambda c: len(c.kinds))
-    melds = tuple(_meld_of(c, material) for c in found)
-    return tuple(len(c.kinds) for c in found), melds
+    """(sizes, melds) of every formation the counts can make, shortest first.
+
+    The formations are :func:`candidates`' in its order (each suit's runs, then each
+    rank's sets), stably sorted by size.  A suit's runs depend only on that suit's
+    counts and the usable wild count, a rank's sets only on that rank's column: each
+    part's (size, meld) pairs are kept in ``parts``, so a rack that differs from one
+    seen before by a piece or two is assembled from parts already built.
+    """
+    if rules.wild_ranks:  # wild ranks mix the suits: no parts
+        found = sorted(candidates(counts, rules), key=lambda c: len(c.kinds))
+        return tuple(len(c.kinds) for c in found), tuple(_meld_of(c, material) for c in found)
+    if len(parts) > 100_000:
+        parts.clear()
+    jokers = counts[JOKER_KIND]
+    max_wild = jokers if rules.max_wild is None else min(jokers, rules.max_wild)
+    pairs: list[tuple[int, Meld]] = []
+    if rules.runs_allowed:
+        for suit in range(SUIT_COUNT):
+            start = suit * 13
+            key = (suit, counts[start : start + 13], max_wild)
+            found_pairs = parts.get(key)
+            if found_pairs is None:
+                found_pairs = parts[key] = tuple(
+                    (len(c.kinds), _meld_of(c, material)) for c in suit_runs(counts, rules, suit)
+                )
+            pairs.extend(found_pairs)
+    if rules.sets_allowed:
+        for rank in range(1, 14):
+            column = counts[rank - 1 : 52 : 13]
+            if column == _NO_SUIT:
+                continue
+            key = (-rank, column, max_wild)
+            found_pairs = parts.get(key)
+            if found_pairs is None:
+                found_pairs = parts[key] = tuple(
+                    (len(c.kinds), _meld_of(c, material)) for c in rank_sets(counts, rules, rank)
+                )
+            pairs.extend(found_pairs)
+    pairs.sort(key=_FIRST)
+    return tuple(map(_FIRST, pairs)), tuple(map(_SECOND, pairs))
 
 
 @lru_cache(maxsize=65536)
@@ -239,6 +313,8 @@ def _natural_slots(formation: Formation, rules: MeldRules) -> dict[int, int]:
 _MELDS_BY_RACK: dict[
     tuple[str, MeldRules], dict[tuple[int, ...], tuple[tuple[int, ...], tuple[Meld, ...]]]
 ] = {}
+_MELD_PARTS: dict[tuple[str, MeldRules], _MeldParts] = {}
+"""Each rack part's meld actions (see :func:`_meld_actions`), per variant and rules."""
 _DRAW = Draw()
 _RESET = ResetTurn()
 _READY = Ready()
@@ -279,6 +355,7 @@ _SETUP_FIELDS = (
     "_opening_value",
     "_score_value",
     "_melds_by_rack",
+    "_meld_parts",
     "_rack_max",
     "play",
     "extensions",
@@ -342,7 +419,7 @@ class Game:
                 if len(_SETUPS) >= _SETUPS_LIMIT:
                     _SETUPS.clear()
                 _SETUPS[key] = {name: self.__dict__[name] for name in _SETUP_FIELDS}
-        self._slots_by_formation: dict[int, tuple[Formation, dict[int, int]]] = {}
+        self._plays_by_formation: dict[int, _FormationPlays] = {}
         self.ext_states: dict[str, ExtensionState] = {}
         """Each extension's state of this deal, under its name (see :meth:`writable_state`)."""
         self._ext_shared = False
@@ -393,6 +470,7 @@ class Game:
         # Caches shared by every game of the variant: rack counts → melds.  Keyed by the
         # meld rules too, since options such as min_naturals_per_meld change them.
         self._melds_by_rack = _MELDS_BY_RACK.setdefault((self.variant.name, self.rules), {})
+        self._meld_parts = _MELD_PARTS.setdefault((self.variant.name, self.rules), {})
         limit = self.options.get("rack_max_after_turn")
         self._rack_max = int(limit) if isinstance(limit, int) else 10**6
         self.play = self.variant.play_rules(self.options)
@@ -1342,7 +1420,7 @@ class Game:
         melds = self._melds_by_rack.get(counts)
         if melds is None:
             melds = self._melds_by_rack[counts] = _meld_actions(
-                counts, self.rules, self.pieces.material
+                counts, self.rules, self.pieces.material, self._meld_parts
             )
         return melds[1]
 
@@ -1568,7 +1646,7 @@ class Game:
         if cached is None:
             if len(self._melds_by_rack) > 20_000:
                 self._melds_by_rack.clear()
-            cached = _meld_actions(counts, self.rules, self.pieces.material)
+            cached = _meld_actions(counts, self.rules, self.pieces.material, self._meld_parts)
             self._melds_by_rack[counts] = cached
         sizes, melds = cached
         # One piece must stay for the discard, unless going out without one is allowed
@@ -1577,27 +1655,24 @@ class Game:
         out.extend(melds[:keep])
         if play.go_out_without_discard:
             out.extend(m for m in melds[keep : bisect_right(sizes, size)] if self.can(m))
-        if not self.table:
+        table = self.table
+        if not table:
             return
-        kinds = sorted(set(kinds_held))
         can_attach = self._may_lay_off(seat)
         minimum = 1 if play.go_out_without_discard else 2
         if size >= minimum and (can_attach or self.turn.pending_jokers):
-            joker = self.kind_faces[JOKER_KIND] if kinds[-1] == JOKER_KIND else None
-            kind_faces = self.kind_faces
+            plays = [self._plays(formation) for formation in table]
+            holds_joker = counts[JOKER_KIND] > 0
+            shift = play.joker_shift
+            own_only = play.joker_layoff_own_only
             found: list[Action] = []
-            for formation in self.table:
+            for formation_plays in plays:
                 if can_attach:
-                    slots = self._slots(formation)
-                    found.extend(
-                        Attach(kind_faces[kind], formation.id) for kind in kinds if kind in slots
-                    )
-                    if play.joker_shift and formation.kind is MeldKind.RUN:
-                        found.extend(self._shift_attaches(formation, rack, counts))
-                if joker is not None and (
-                    formation.owner == seat or not play.joker_layoff_own_only
-                ):
-                    found.extend(self._joker_attaches(formation, joker))
+                    found.extend([a for kind, a in formation_plays.attaches if counts[kind]])
+                    if shift and formation_plays.shifts:
+                        found.extend(self._shift_attaches(formation_plays, plays, counts))
+                if holds_joker and (formation_plays.formation.owner == seat or not own_only):
+                    found.extend(formation_plays.joker_attaches)
             if size == 1:
                 found = [a for a in found if self.can(a)]
             out.extend(found)
@@ -1607,28 +1682,68 @@ class Game:
             ext.table_actions(self, seat, out)
 
     def _shift_attaches(
-        self, formation: Formation, rack: list[int], counts: tuple[int, ...]
+        self, formation_plays: _FormationPlays, plays: list[_FormationPlays], counts: tuple[int, ...]
     ) -> Iterator[Attach]:
-        """§4.5: lay-offs of a held natural onto the joker of a run that stands for it."""
-        for i, kind in enumerate(formation.kinds):
-            if kind != JOKER_KIND:
+        """§4.5: lay-offs of a held natural onto the joker of a run that stands for it
+        (where the lifted joker would have somewhere to go: see :meth:`_joker_moves`)."""
+        relocation = self.play.joker_relocation
+        for kind, action, stays_on_run in formation_plays.shifts:
+            if not counts[kind]:
                 continue
-            stands_for = formation.represented(self.pieces, i)
-            assert stands_for is not None
-            if not counts[stands_for.kind]:
-                continue
-            piece = next(p for p in rack if self.faces[p].kind == stands_for.kind)
-            if self._joker_moves(formation.replacing(formation.pieces[i], piece, stands_for.kind)):
-                yield Attach(self.kind_faces[stands_for.kind], formation.id)
+            if stays_on_run or (
+                relocation
+                and any(p.joker_attaches for p in plays if p.formation.id != action.target)
+            ):
+                yield action
 
-    def _slots(self, formation: Formation) -> dict[int, int]:
-        known = self._slots_by_formation.get(formation.id)
-        if known is None or known[0] is not formation:
-            known = self._slots_by_formation[formation.id] = (
-                formation,
-                _natural_slots(formation, self.rules),
+    def _plays(self, formation: Formation) -> _FormationPlays:
+        """What the seat to move may play on ``formation``, before looking at its rack
+        (a formation is immutable: kept until the table's formation of its id changes)."""
+        known = self._plays_by_formation.get(formation.id)
+        if known is not None and known.formation is formation:
+            return known
+        known = self._plays_by_formation[formation.id] = self._formation_plays(formation)
+        return known
+
+    def _formation_plays(self, formation: Formation) -> _FormationPlays:
+        kind_faces = self.kind_faces
+        joker = kind_faces[JOKER_KIND]
+        slots = _natural_slots(formation, self.rules)
+        attaches = tuple((kind, Attach(kind_faces[kind], formation.id)) for kind in sorted(slots))
+        joker_attaches = tuple(self._joker_attaches(formation, joker))
+        shifts: list[tuple[int, Attach, bool]] = []
+        run_exchanges: list[tuple[int, int, ExchangeJoker]] = []
+        jokers = [i for i, k in enumerate(formation.kinds) if k == JOKER_KIND]
+        missing: tuple[Face, ...] = ()
+        if formation.kind is MeldKind.RUN:
+            for i in jokers:
+                stands_for = formation.represented(self.pieces, i)
+                assert stands_for is not None
+                kind = stands_for.kind
+                # What the lifted joker could do depends on the run without it, not
+                # on which copy of the natural replaces it.
+                lifted = formation.replacing(formation.pieces[i], formation.pieces[i], kind)
+                stays_on_run = any(self._joker_attaches(lifted, joker))
+                shifts.append((kind, Attach(kind_faces[kind], formation.id), stays_on_run))
+                action = ExchangeJoker((stands_for,), formation.id)
+                run_exchanges.append((formation.pieces[i], kind, action))
+        elif jokers:
+            material = self.pieces.material
+            present = formation.natural_suits(self.pieces)
+            missing = tuple(
+                Face.of(material, s, formation.rank) for s in range(4) if s not in present
             )
-        return known[1]
+        return _FormationPlays(
+            formation,
+            attaches,
+            joker_attaches,
+            tuple(shifts),
+            tuple(run_exchanges),
+            tuple(formation.pieces[i] for i in jokers),
+            missing,
+            tuple((f.kind, ExchangeJoker((f,), formation.id)) for f in missing),
+            ExchangeJoker(missing, formation.id),
+        )
 
     def _joker_attaches(self, formation: Formation, joker: Face) -> Iterator[Attach]:
         material = self.pieces.material
@@ -1646,33 +1761,32 @@ class Game:
                 yield Attach(joker, formation.id, declared)
 
     def _exchanges(self, seat: int, counts: tuple[int, ...], size: int) -> Iterator[Action]:
-        material = self.pieces.material
+        locked = self.locked
+        needs_all_suits = self.play.exchange_set_needs_all_suits
         for formation in self.table:
-            if JOKER_KIND not in formation.kinds:
+            plays = self._plays(formation)
+            if not plays.jokers:
                 continue
-            jokers = [i for i, k in enumerate(formation.kinds) if k == JOKER_KIND]
             if formation.kind is MeldKind.RUN:
-                for i in jokers:
-                    if formation.pieces[i] in self.locked:
-                        continue
-                    rep = formation.represented(self.pieces, i)
-                    if rep is not None and counts[rep.kind] and size >= 1:
-                        yield ExchangeJoker((rep,), formation.id)
+                for piece, kind, action in plays.run_exchanges:
+                    if piece not in locked and counts[kind] and size >= 1:
+                        yield action
                 continue
-            if self.play.exchange_set_needs_all_suits and (
-                self.rules.set_max_size < 4
-                or any(formation.pieces[i] in self.locked for i in jokers)
+            if needs_all_suits and (
+                self.rules.set_max_size < 4 or any(p in locked for p in plays.jokers)
             ):
                 continue
-            present = formation.natural_suits(self.pieces)
-            missing = [Face.of(material, s, formation.rank) for s in range(4) if s not in present]
-            if not self.play.exchange_set_needs_all_suits:
-                yield from (ExchangeJoker((f,), formation.id) for f in missing if counts[f.kind])
+            if not needs_all_suits:
+                yield from (a for kind, a in plays.one_exchanges if counts[kind])
                 continue
-            if len(missing) != len(jokers) and self._exchange_one_for_one(seat):
+            missing = plays.missing
+            if len(missing) != len(plays.jokers) and self._exchange_one_for_one(seat):
                 continue
-            if all(counts[f.kind] for f in missing) and size - len(missing) + len(jokers) >= 1:
-                yield ExchangeJoker(tuple(missing), formation.id)
+            if (
+                all(counts[f.kind] for f in missing)
+                and size - len(missing) + len(plays.jokers) >= 1
+            ):
+                yield plays.all_exchange
 
     # ------------------------------------------------------------------ copies
 
@@ -1704,7 +1818,7 @@ class Game:
         self._ext_shared = new._ext_shared = True
         new.turn = self.turn.copy()
         new._legal_cache = None
-        new._slots_by_formation = {}
+        new._plays_by_formation = {}
         return new
 
     @property
@@ -1732,8 +1846,9 @@ class Game:
         state = self.__dict__.copy()
         state["options"] = dict(self.options)
         del state["_melds_by_rack"]
+        del state["_meld_parts"]
         state["_legal_cache"] = None
-        state["_slots_by_formation"] = {}
+        state["_plays_by_formation"] = {}
         for name in _DISPATCH_FIELDS:
             del state[name]
         return state
@@ -1742,6 +1857,7 @@ class Game:
         self.__dict__.update(state)
         self.options = MappingProxyType(state["options"])
         self._melds_by_rack = _MELDS_BY_RACK.setdefault((self.variant.name, self.rules), {})
+        self._meld_parts = _MELD_PARTS.setdefault((self.variant.name, self.rules), {})
         self._set_dispatch()
 
     _VERIFY: Mapping[type, Any] = {
