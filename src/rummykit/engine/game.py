@@ -315,6 +315,9 @@ _MELDS_BY_RACK: dict[
 ] = {}
 _MELD_PARTS: dict[tuple[str, MeldRules], _MeldParts] = {}
 """Each rack part's meld actions (see :func:`_meld_actions`), per variant and rules."""
+_SHARED_PLAYS: dict[tuple[str, MeldRules], dict[Formation, _FormationPlays]] = {}
+"""Each formation's plays (see :meth:`Game._plays`), per variant and rules: they depend
+on nothing else, so games, copies and a reset turn share them."""
 _DRAW = Draw()
 _RESET = ResetTurn()
 _READY = Ready()
@@ -356,6 +359,7 @@ _SETUP_FIELDS = (
     "_score_value",
     "_melds_by_rack",
     "_meld_parts",
+    "_shared_plays",
     "_rack_max",
     "play",
     "extensions",
@@ -419,7 +423,7 @@ class Game:
                 if len(_SETUPS) >= _SETUPS_LIMIT:
                     _SETUPS.clear()
                 _SETUPS[key] = {name: self.__dict__[name] for name in _SETUP_FIELDS}
-        self._plays_by_formation: dict[int, _FormationPlays] = {}
+        self._plays_by_formation: dict[int, tuple[Formation, _FormationPlays]] = {}
         self.ext_states: dict[str, ExtensionState] = {}
         """Each extension's state of this deal, under its name (see :meth:`writable_state`)."""
         self._ext_shared = False
@@ -448,8 +452,8 @@ class Game:
         extend it by the new actions instead of rebuilding it for every seat and event)."""
         self.table_memo: tuple[tuple[Formation, ...], frozenset[int], tuple[Any, ...]] | None = None
         """The table as views last showed it: (formations, locked pieces, their views)."""
-        # (log length, the list, ids of its objects): the list keeps the ids valid.
-        self._legal_cache: tuple[int, list[Action], set[int]] | None = None
+        # (log length, the list): the list keeps its objects' ids valid.
+        self._legal_cache: tuple[int, list[Action]] | None = None
         self._going_out_trial = False
         self._start_deal()
 
@@ -471,6 +475,7 @@ class Game:
         # meld rules too, since options such as min_naturals_per_meld change them.
         self._melds_by_rack = _MELDS_BY_RACK.setdefault((self.variant.name, self.rules), {})
         self._meld_parts = _MELD_PARTS.setdefault((self.variant.name, self.rules), {})
+        self._shared_plays = _SHARED_PLAYS.setdefault((self.variant.name, self.rules), {})
         limit = self.options.get("rack_max_after_turn")
         self._rack_max = int(limit) if isinstance(limit, int) else 10**6
         self.play = self.variant.play_rules(self.options)
@@ -630,7 +635,9 @@ class Game:
     def apply(self, action: Action) -> Action:
         """Apply ``action`` for the seat to move, log it and return it."""
         legal = self._legal_cache
-        if legal is None or legal[0] != len(self.log) or id(action) not in legal[2]:
+        # The very object from the list just generated (compared by id, in C: cheaper
+        # than a set of the ids built on every call).
+        if legal is None or legal[0] != len(self.log) or id(action) not in map(id, legal[1]):
             self.verify(action)
         seat = self.to_move
         self.log.append((seat, action))
@@ -1354,6 +1361,11 @@ class Game:
         options = [p for p in self.racks[seat] if faces[p].kind == kind]
         if not options:
             raise self.fail(action, "§2.3", f"{face} is not on your rack")
+        turn = self.turn
+        if len(options) == 1:
+            return options
+        if not (turn.must_use or turn.pending_jokers or turn.reclaimed):
+            return [min(options)]
         obligated = (
             set(self.turn.must_use) | set(self.turn.pending_jokers) | set(self.turn.reclaimed)
         )
@@ -1578,7 +1590,7 @@ class Game:
         actions = self._turn_actions()
         # Legal actions are exactly those that verify, so applying one of them right
         # away (nothing logged in between) need not verify again.
-        self._legal_cache = (len(self.log), actions, {id(a) for a in actions})
+        self._legal_cache = (len(self.log), actions)
         return actions
 
     def _turn_actions(self) -> list[Action]:
@@ -1624,9 +1636,13 @@ class Game:
                 if not play.discard_taken_allowed and turn.acquired == "last":
                     # §2.5: the taken piece stays, unless an identical copy can go.
                     taken = set(turn.must_use)
-                    kinds = [
-                        k for k in kinds if any(p not in taken for p in rack if faces[p].kind == k)
-                    ]
+                    stuck = {
+                        k
+                        for k in {faces[p].kind for p in taken}
+                        if all(p in taken for p in rack if faces[p].kind == k)
+                    }
+                    if stuck:
+                        kinds = [k for k in kinds if k not in stuck]
                 out.extend(discards[k] for k in kinds)
                 for ext in self._closing_hooks:
                     ext.closing_discards(self, seat, kinds, out)
@@ -1700,10 +1716,16 @@ class Game:
         """What the seat to move may play on ``formation``, before looking at its rack
         (a formation is immutable: kept until the table's formation of its id changes)."""
         known = self._plays_by_formation.get(formation.id)
-        if known is not None and known.formation is formation:
-            return known
-        known = self._plays_by_formation[formation.id] = self._formation_plays(formation)
-        return known
+        if known is not None and known[0] is formation:
+            return known[1]
+        shared = self._shared_plays
+        plays = shared.get(formation)
+        if plays is None:
+            if len(shared) > 50_000:
+                shared.clear()
+            plays = shared[formation] = self._formation_plays(formation)
+        self._plays_by_formation[formation.id] = (formation, plays)
+        return plays
 
     def _formation_plays(self, formation: Formation) -> _FormationPlays:
         kind_faces = self.kind_faces
@@ -1847,6 +1869,7 @@ class Game:
         state["options"] = dict(self.options)
         del state["_melds_by_rack"]
         del state["_meld_parts"]
+        del state["_shared_plays"]
         state["_legal_cache"] = None
         state["_plays_by_formation"] = {}
         for name in _DISPATCH_FIELDS:
@@ -1858,6 +1881,7 @@ class Game:
         self.options = MappingProxyType(state["options"])
         self._melds_by_rack = _MELDS_BY_RACK.setdefault((self.variant.name, self.rules), {})
         self._meld_parts = _MELD_PARTS.setdefault((self.variant.name, self.rules), {})
+        self._shared_plays = _SHARED_PLAYS.setdefault((self.variant.name, self.rules), {})
         self._set_dispatch()
 
     _VERIFY: Mapping[type, Any] = {
