@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache, lru_cache
+from operator import mul
 
 from rummykit.model.arrange import best_packing
 from rummykit.model.candidates import Candidate, candidates, counts_of
@@ -210,8 +211,9 @@ def _arranged(counts: tuple[int, ...], rules: MeldRules) -> tuple[tuple[Candidat
     """(melds, deadwood points) of the least-deadwood arrangement of ``counts``."""
     found = _melds_of(counts, rules)
     # A meld saves the value of its cards: the best packing leaves the least deadwood.
-    packing = best_packing(counts, found, [sum(_KIND_VALUES[k] for k in c.kinds) for c in found])
-    total = sum(_KIND_VALUES[k] * c for k, c in enumerate(counts))
+    value = _KIND_VALUES.__getitem__
+    packing = best_packing(counts, found, [sum(map(value, c.kinds)) for c in found])
+    total = sum(map(mul, _KIND_VALUES, counts))
     return tuple(found[i] for i in packing.chosen), total - packing.score
 
 
@@ -226,7 +228,7 @@ def arrange(hand: Sequence[Face], options: Options) -> ShownHand:
             left[kind] -= 1
     # Runs show in rank order with the joker in its place; sets in suit order.
     melds = tuple(sorted(meld.faces(material) for meld in chosen))
-    deadwood = _faces_of([k for k in range(len(left)) for _ in range(left[k])], material)
+    deadwood = _faces_of([k for k, n in enumerate(left) if n for _ in range(n)], material)
     return ShownHand(melds=melds, deadwood=tuple(sorted(deadwood)), points=points)
 
 
