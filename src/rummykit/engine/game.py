@@ -19,7 +19,7 @@ from enum import StrEnum
 from functools import lru_cache
 from operator import itemgetter
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from rummykit.engine.actions import (
     Action,
@@ -212,6 +212,25 @@ _MeldParts = dict[tuple[int, tuple[int, ...], int], _MeldPairs]
 _FIRST = itemgetter(0)
 _SECOND = itemgetter(1)
 _NO_SUIT = (0, 0, 0, 0)
+
+
+class _MeldPlan(NamedTuple):
+    """A meld's reading as the table holds it (see :meth:`Game._meld_plan`)."""
+
+    kind: MeldKind
+    suit: int
+    order: tuple[int, ...]
+    """The meld's pieces in table order, as indices into its faces."""
+    positions: tuple[int, ...]
+    kinds: tuple[int, ...]
+    laid: tuple[MeldKind, int]
+    """(kind, position of the reading's first piece), for the opening checks."""
+    points: int
+    """Its opening points."""
+
+
+_MELD_PLANS: dict[tuple[int, int, int], tuple[Meld, MeldRules, Any, _MeldPlan]] = {}
+"""Meld plans by the ids of the meld, the rules and the opening values (each checked)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -887,27 +906,52 @@ class Game:
         self.before_change()
         seat = self.to_move
         pieces = self.pick(seat, action.faces, action)
-        readings = read_meld(action.faces, self.rules, action.declared)
-        reading = best_reading(action.faces, readings, self._opening_value)
-        order = sorted(range(len(pieces)), key=lambda i: reading.positions[i])
+        plan = self._meld_plan(action)
         formation = Formation(
             id=len(self.table) + 1,
             owner=seat,
-            kind=reading.kind,
-            suit=reading.suit,
-            pieces=tuple(pieces[i] for i in order),
-            positions=tuple(reading.positions[i] for i in order),
-            kinds=tuple(action.faces[i].kind for i in order),
+            kind=plan.kind,
+            suit=plan.suit,
+            pieces=tuple(pieces[i] for i in plan.order),
+            positions=plan.positions,
+            kinds=plan.kinds,
         )
         self.place(seat, pieces, new_formation=True)
         self.table.append(formation)
         self.turn.new_formations.append(formation.id)
-        self.turn.laid.append((reading.kind, reading.positions[0]))
-        self.turn.laid_points += sum(
-            self._opening_value(reading.kind, p) for p in reading.positions
-        )
+        self.turn.laid.append(plan.laid)
+        self.turn.laid_points += plan.points
         self.turn.dirty = True
         self._go_out_if_empty()
+
+    def _meld_plan(self, action: Meld) -> _MeldPlan:
+        """How ``action`` lies on the table: its best reading (RULES §2.2), worked out
+        once per meld object (the legal lists hand out the same objects again)."""
+        key = (id(action), id(self.rules), id(self._opening_value))
+        known = _MELD_PLANS.get(key)
+        if (
+            known is not None
+            and known[0] is action
+            and known[1] is self.rules
+            and known[2] is self._opening_value
+        ):
+            return known[3]
+        readings = read_meld(action.faces, self.rules, action.declared)
+        reading = best_reading(action.faces, readings, self._opening_value)
+        order = tuple(sorted(range(len(action.faces)), key=lambda i: reading.positions[i]))
+        plan = _MeldPlan(
+            reading.kind,
+            reading.suit,
+            order,
+            tuple(reading.positions[i] for i in order),
+            tuple(action.faces[i].kind for i in order),
+            (reading.kind, reading.positions[0]),
+            sum(self._opening_value(reading.kind, p) for p in reading.positions),
+        )
+        if len(_MELD_PLANS) > 50_000:
+            _MELD_PLANS.clear()
+        _MELD_PLANS[key] = (action, self.rules, self._opening_value, plan)
+        return plan
 
     def place(self, seat: int, pieces: Sequence[int], *, new_formation: bool) -> None:
         rack = self.racks[seat]
