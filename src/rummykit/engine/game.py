@@ -338,6 +338,15 @@ _SHARED_PLAYS: dict[tuple[str, MeldRules], dict[Formation, _FormationPlays]] = {
 """Each formation's plays (see :meth:`Game._plays`), per variant and rules: they depend
 on nothing else, so games, copies and a reset turn share them."""
 _DRAW = Draw()
+_TAKES: list[TakeColumn] = []
+"""``TakeColumn(i)`` at index i: the legal lists share them."""
+
+
+def _takes(last: int) -> list[TakeColumn]:
+    """:data:`_TAKES`, holding at least ``TakeColumn(last)``."""
+    if len(_TAKES) <= last:
+        _TAKES.extend(TakeColumn(i) for i in range(len(_TAKES), last + 1))
+    return _TAKES
 _RESET = ResetTurn()
 _READY = Ready()
 
@@ -1656,11 +1665,12 @@ class Game:
             if self.phase is Phase.TURNS and last >= 0:
                 if play.take_any_column_tile:
                     if len(rack) >= 3 and last >= 1:
+                        takes = _takes(last)
                         if self._middle_take_problem() is None:
-                            out.extend(TakeColumn(i) for i in range(1, last))
-                        out.append(TakeColumn(last))
+                            out.extend(takes[1:last])
+                        out.append(takes[last])
                 elif last >= (1 if play.first_discard_dead else 0):
-                    out.append(TakeColumn(last))
+                    out.append(_takes(last)[last])
         elif (
             self.phase is Phase.TURNS
             and play.table_melds
@@ -1687,7 +1697,7 @@ class Game:
                     }
                     if stuck:
                         kinds = [k for k in kinds if k not in stuck]
-                out.extend(discards[k] for k in kinds)
+                out.extend(map(discards.__getitem__, kinds))
                 for ext in self._closing_hooks:
                     ext.closing_discards(self, seat, kinds, out)
             for ext in self._late_hooks:
