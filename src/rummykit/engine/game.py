@@ -252,8 +252,8 @@ class _FormationPlays:
     """A set's missing suits (as faces of its rank), where it holds a joker."""
     one_exchanges: tuple[tuple[int, ExchangeJoker], ...]
     """A set: (kind, the exchange of one missing suit for one joker)."""
-    all_exchange: ExchangeJoker
-    """A set: the exchange of every missing suit."""
+    all_exchange: ExchangeJoker | None
+    """A set holding a joker: the exchange of every missing suit."""
 
 
 def _meld_actions(
@@ -278,12 +278,21 @@ def _meld_actions(
     if rules.runs_allowed:
         for suit in range(SUIT_COUNT):
             start = suit * 13
-            key = (suit, counts[start : start + 13], max_wild)
+            row = counts[start : start + 13]
+            key = (suit, row, max_wild)
             found_pairs = parts.get(key)
             if found_pairs is None:
-                found_pairs = parts[key] = tuple(
-                    (len(c.kinds), _meld_of(c, material)) for c in suit_runs(counts, rules, suit)
-                )
+                # As in candidates(): the runs depend only on which ranks the suit
+                # holds, and whether one ace or two.
+                canonical = (row[0] if row[0] < 2 else 2, *(1 if c else 0 for c in row[1:]))
+                same = (suit + SUIT_COUNT, canonical, max_wild)
+                found_pairs = parts.get(same)
+                if found_pairs is None:
+                    found_pairs = parts[same] = tuple(
+                        (len(c.kinds), _meld_of(c, material))
+                        for c in suit_runs(counts, rules, suit)
+                    )
+                parts[key] = found_pairs
             pairs.extend(found_pairs)
     if rules.sets_allowed:
         for rank in range(1, 14):
@@ -1791,6 +1800,7 @@ class Game:
         run_exchanges: list[tuple[int, int, ExchangeJoker]] = []
         jokers = [i for i, k in enumerate(formation.kinds) if k == JOKER_KIND]
         missing: tuple[Face, ...] = ()
+        all_exchange = None
         if formation.kind is MeldKind.RUN:
             for i in jokers:
                 stands_for = formation.represented(self.pieces, i)
@@ -1809,6 +1819,7 @@ class Game:
             missing = tuple(
                 Face.of(material, s, formation.rank) for s in range(4) if s not in present
             )
+            all_exchange = ExchangeJoker(missing, formation.id)
         return _FormationPlays(
             formation,
             attaches,
@@ -1818,7 +1829,7 @@ class Game:
             tuple(formation.pieces[i] for i in jokers),
             missing,
             tuple((f.kind, ExchangeJoker((f,), formation.id)) for f in missing),
-            ExchangeJoker(missing, formation.id),
+            all_exchange,
         )
 
     def _joker_attaches(self, formation: Formation, joker: Face) -> Iterator[Attach]:
@@ -1862,6 +1873,7 @@ class Game:
                 all(counts[f.kind] for f in missing)
                 and size - len(missing) + len(plays.jokers) >= 1
             ):
+                assert plays.all_exchange is not None  # a set holding a joker
                 yield plays.all_exchange
 
     # ------------------------------------------------------------------ copies
