@@ -356,6 +356,8 @@ def _takes(last: int) -> list[TakeColumn]:
     if len(_TAKES) <= last:
         _TAKES.extend(TakeColumn(i) for i in range(len(_TAKES), last + 1))
     return _TAKES
+
+
 _RESET = ResetTurn()
 _READY = Ready()
 
@@ -1761,7 +1763,10 @@ class Game:
             ext.table_actions(self, seat, out)
 
     def _shift_attaches(
-        self, formation_plays: _FormationPlays, plays: list[_FormationPlays], counts: tuple[int, ...]
+        self,
+        formation_plays: _FormationPlays,
+        plays: list[_FormationPlays],
+        counts: tuple[int, ...],
     ) -> Iterator[Attach]:
         """§4.5: lay-offs of a held natural onto the joker of a run that stands for it
         (where the lifted joker would have somewhere to go: see :meth:`_joker_moves`)."""
