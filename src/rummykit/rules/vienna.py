@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache, lru_cache
+from itertools import compress
 from operator import mul
 
 from rummykit.model.arrange import best_packing
@@ -249,6 +250,7 @@ def _partner_masks() -> tuple[int, ...]:
 
 
 _PARTNERS = _partner_masks()
+_BITS = tuple(1 << kind for kind in range(JOKER_KIND + 1))
 
 
 def _partnerless(counts: tuple[int, ...], rules: MeldRules) -> int:
@@ -262,8 +264,8 @@ def _partnerless(counts: tuple[int, ...], rules: MeldRules) -> int:
     wild = counts[JOKER_KIND] if rules.max_wild is None else min(rules.max_wild, counts[JOKER_KIND])
     if wild >= 2:
         return 0
-    held = [kind for kind in range(52) if counts[kind]]
-    present = sum(1 << kind for kind in held)
+    held = list(compress(range(52), counts))
+    present = sum(map(_BITS.__getitem__, held))
     repeats_meld = not rules.set_distinct_suits  # two copies of a card make a set's pair
     alone = 0
     for kind in held:
@@ -279,7 +281,7 @@ def _closing_kinds(counts: tuple[int, ...], rules: MeldRules) -> frozenset[int]:
     by_low = _by_lowest(counts, rules)
     covered = {k for needs in by_low.values() for need in needs for k, _ in need}
     # A card in no meld at all must be the closing card: two such cards, no close.
-    loose = [k for k, c in enumerate(counts) if c and k not in covered]
+    loose = [k for k in compress(range(JOKER_KIND + 1), counts) if k not in covered]
     if len(loose) > 1 or any(counts[k] > 1 for k in loose):
         return frozenset()
     memo: dict[tuple[int, ...], bool] = {}
@@ -299,7 +301,7 @@ def _closing_kinds(counts: tuple[int, ...], rules: MeldRules) -> frozenset[int]:
         return known
 
     out = set()
-    for kind in loose or [k for k, c in enumerate(counts) if c]:
+    for kind in loose or compress(range(JOKER_KIND + 1), counts):
         rest = list(counts)
         rest[kind] -= 1
         if covers(tuple(rest)):
