@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache, lru_cache
-from itertools import compress
-from operator import mul
 
 from rummykit.model.arrange import best_packing
 from rummykit.model.candidates import Candidate, candidates, counts_of
@@ -214,7 +212,7 @@ def _arranged(counts: tuple[int, ...], rules: MeldRules) -> tuple[tuple[Candidat
     # A meld saves the value of its cards: the best packing leaves the least deadwood.
     value = _KIND_VALUES.__getitem__
     packing = best_packing(counts, found, [sum(map(value, c.kinds)) for c in found])
-    total = sum(map(mul, _KIND_VALUES, counts))
+    total = sum(map(int.__mul__, _KIND_VALUES, counts))
     return tuple(found[i] for i in packing.chosen), total - packing.score
 
 
@@ -264,7 +262,7 @@ def _partnerless(counts: tuple[int, ...], rules: MeldRules) -> int:
     wild = counts[JOKER_KIND] if rules.max_wild is None else min(rules.max_wild, counts[JOKER_KIND])
     if wild >= 2:
         return 0
-    held = list(compress(range(52), counts))
+    held = [kind for kind in range(52) if counts[kind]]
     present = sum(map(_BITS.__getitem__, held))
     repeats_meld = not rules.set_distinct_suits  # two copies of a card make a set's pair
     alone = 0
@@ -281,7 +279,7 @@ def _closing_kinds(counts: tuple[int, ...], rules: MeldRules) -> frozenset[int]:
     by_low = _by_lowest(counts, rules)
     covered = {k for needs in by_low.values() for need in needs for k, _ in need}
     # A card in no meld at all must be the closing card: two such cards, no close.
-    loose = [k for k in compress(range(JOKER_KIND + 1), counts) if k not in covered]
+    loose = [k for k, c in enumerate(counts) if c and k not in covered]
     if len(loose) > 1 or any(counts[k] > 1 for k in loose):
         return frozenset()
     memo: dict[tuple[int, ...], bool] = {}
@@ -301,7 +299,7 @@ def _closing_kinds(counts: tuple[int, ...], rules: MeldRules) -> frozenset[int]:
         return known
 
     out = set()
-    for kind in loose or compress(range(JOKER_KIND + 1), counts):
+    for kind in loose or [k for k, c in enumerate(counts) if c]:
         rest = list(counts)
         rest[kind] -= 1
         if covers(tuple(rest)):
