@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import permutations
@@ -671,16 +670,21 @@ def _closing_kinds(
     # Cheap tests on all 15 tiles rule out whole families before any discard is tried.
     jokers = kinds.count(JOKER_KIND)
     naturals = kinds[: len(kinds) - jokers]  # sorted: the jokers (52) come last
-    by_rank = Counter(rank_of_kind(k) for k in naturals)
+    counts = counts_of(list(kinds))
+    by_rank = [0] * 14  # by_rank[r]: naturals of number r
+    for k in naturals:
+        by_rank[rank_of_kind(k)] += 1
     # A complete run holds each number once, the 1 twice (at both ends).
-    excess = sum(n - (2 if r == 1 else 1) for r, n in by_rank.items() if n > (2 if r == 1 else 1))
+    excess = sum(
+        n - (2 if r == 1 else 1) for r, n in enumerate(by_rank) if n > (2 if r == 1 else 1)
+    )
     complete_run = excess <= 1  # Monocolour, Mosaic (and one Bicolour reading)
-    singles = sum(n & 1 for n in Counter(naturals).values())
+    singles = sum(n & 1 for n in counts[:JOKER_KIND])
     doubles = singles - 1 <= jokers
-    bete = len(by_rank) <= 5
+    bete = 14 - by_rank.count(0) <= 5
     # Cover contracts (Simple, Bicolour) need the other 14 to split into formations;
     # one search finds every discard that allows it.
-    covers = _cover_skips(counts_of(list(kinds)), True)
+    covers = _cover_skips(counts, True)
     if not (complete_run or doubles or bete or covers):
         return ()
     out = []
