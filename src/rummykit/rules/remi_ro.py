@@ -473,7 +473,7 @@ def _isolated_kinds(counts: tuple[int, ...], runs_only: bool, enough: int) -> li
     found: list[int] = []
     if jokers >= 2:
         return found
-    rows = [_row_mask(counts[suit_kinds(c)]) for c in range(SUIT_COUNT)]
+    rows = [_row_mask(counts[s]) for s in _SUIT_SLICES]
     r0, r1, r2, r3 = rows
     if runs_only:
         set_ok = 0
@@ -499,12 +499,18 @@ def _isolated_kinds(counts: tuple[int, ...], runs_only: bool, enough: int) -> li
             found.append(base)
             if len(found) >= enough:
                 return found
-        for position in range(2, 14):
-            if alone & (1 << position):
-                found.append(base + position - 1)
-                if len(found) >= enough:
-                    return found
+        rest = alone & _MIDDLE_BITS
+        while rest:  # positions 2..13, lowest first
+            low = rest & -rest
+            found.append(base + low.bit_length() - 2)  # position p is tile base + p - 1
+            if len(found) >= enough:
+                return found
+            rest ^= low
     return found
+
+
+_MIDDLE_BITS = sum(1 << position for position in range(2, 14))
+_SUIT_SLICES = tuple(suit_kinds(c) for c in range(SUIT_COUNT))
 
 
 @lru_cache(maxsize=65536)
@@ -679,7 +685,7 @@ def _closing_kinds(
         n - (2 if r == 1 else 1) for r, n in enumerate(by_rank) if n > (2 if r == 1 else 1)
     )
     complete_run = excess <= 1  # Monocolour, Mosaic (and one Bicolour reading)
-    singles = sum(n & 1 for n in counts[:JOKER_KIND])
+    singles = sum(map((1).__and__, counts[:JOKER_KIND]))  # kinds held an odd number of times
     doubles = singles - 1 <= jokers
     bete = 14 - by_rank.count(0) <= 5
     # Cover contracts (Simple, Bicolour) need the other 14 to split into formations;
