@@ -1016,7 +1016,7 @@ class Game:
                 )
             ):
                 return None
-            wild = 1 + sum(self.faces[p].is_joker for p in formation.pieces)
+            wild = 1 + formation.kinds.count(JOKER_KIND)
             natural = size + 1 - wild
             if (rules.max_wild is not None and wild > rules.max_wild) or (
                 rules.wild_le_natural and wild > natural
@@ -1843,13 +1843,20 @@ class Game:
             if self._attach_slot(formation, joker, None) is not None:
                 yield Attach(joker, formation.id)
             return
+        # The joker limits of _attach_slot, checked once for both ends.
+        rules = self.rules
+        wild = 1 + formation.kinds.count(JOKER_KIND)
+        if (rules.max_wild is not None and wild > rules.max_wild) or (
+            rules.wild_le_natural and wild > len(formation.kinds) + 1 - wild
+        ):
+            return
         seen = set()
         for p in (formation.positions[-1] + 1, formation.positions[0] - 1):
             if not 1 <= p <= 14:
                 continue
             declared = Face.of(material, formation.suit, 1 if p == 14 else p)
-            if declared not in seen and self._attach_slot(formation, joker, declared) == p:
-                seen.add(declared)
+            if declared.kind not in seen and formation.run_slot_for(joker, rules, declared) == p:
+                seen.add(declared.kind)
                 yield Attach(joker, formation.id, declared)
 
     def _exchanges(self, seat: int, counts: tuple[int, ...], size: int) -> Iterator[Action]:
