@@ -233,11 +233,12 @@ _MELD_PLANS: dict[tuple[int, int, int], tuple[Meld, MeldRules, Any, _MeldPlan]] 
 """Meld plans by the ids of the meld, the rules and the opening values (each checked)."""
 
 
-@dataclass(frozen=True, slots=True)
-class _FormationPlays:
+class _FormationPlays(NamedTuple):
     """What may be played on one formation, for any rack (:meth:`Game._plays`)."""
 
     formation: Formation
+    slots: dict[int, int]
+    """Natural kind -> the position it takes (see :func:`_natural_slots`)."""
     attaches: tuple[tuple[int, Attach], ...]
     """(natural kind, its lay-off) for each natural that fits, kinds ascending."""
     joker_attaches: tuple[Attach, ...]
@@ -315,7 +316,6 @@ def _meld_of(candidate: Candidate, material: Material) -> Meld:
     return Meld(candidate.faces(material), candidate.declared(material))
 
 
-@lru_cache(maxsize=16384)
 def _natural_slots(formation: Formation, rules: MeldRules) -> dict[int, int]:
     """Natural face kind → the position it would take if attached to ``formation``."""
     out: dict[int, int] = {}
@@ -347,6 +347,19 @@ _SHARED_PLAYS: dict[tuple[str, MeldRules], dict[Formation, _FormationPlays]] = {
 """Each formation's plays (see :meth:`Game._plays`), per variant and rules: they depend
 on nothing else, so games, copies and a reset turn share them."""
 _DRAW = Draw()
+_ATTACHES: dict[tuple[int, Material, int], Attach] = {}
+
+
+def _attach(face: Face, target: int) -> Attach:
+    """``Attach(face, target)`` of a natural face, one object for every game."""
+    key = (face.kind, face.material, target)
+    action = _ATTACHES.get(key)
+    if action is None:
+        if len(_ATTACHES) > 100_000:
+            _ATTACHES.clear()
+        action = _ATTACHES[key] = Attach(face, target)
+    return action
+
 _TAKES: list[TakeColumn] = []
 """``TakeColumn(i)`` at index i: the legal lists share them."""
 
@@ -993,7 +1006,7 @@ class Game:
 
     def _attach_slot(self, formation: Formation, face: Face, declared: Face | None) -> int | None:
         if not face.is_joker:
-            return _natural_slots(formation, self.rules).get(face.kind)
+            return self._plays(formation).slots.get(face.kind)
         rules = self.rules
         if formation.kind is MeldKind.RUN:
             # A joker: the variant's joker limits apply to the longer run too.
@@ -1799,7 +1812,7 @@ class Game:
         kind_faces = self.kind_faces
         joker = kind_faces[JOKER_KIND]
         slots = _natural_slots(formation, self.rules)
-        attaches = tuple((kind, Attach(kind_faces[kind], formation.id)) for kind in sorted(slots))
+        attaches = tuple((kind, _attach(kind_faces[kind], formation.id)) for kind in sorted(slots))
         joker_attaches = tuple(self._joker_attaches(formation, joker))
         shifts: list[tuple[int, Attach, bool]] = []
         run_exchanges: list[tuple[int, int, ExchangeJoker]] = []
@@ -1827,6 +1840,7 @@ class Game:
             all_exchange = ExchangeJoker(missing, formation.id)
         return _FormationPlays(
             formation,
+            slots,
             attaches,
             joker_attaches,
             tuple(shifts),
