@@ -208,7 +208,12 @@ class _Snapshot:
 
 _MeldPairs = tuple[tuple[int, Meld], ...]
 """(size, meld) of each formation of one part of a rack (a suit's runs, a rank's sets)."""
-_MeldParts = dict[tuple[int, tuple[int, ...], int], _MeldPairs]
+_MeldParts = dict[
+    int, tuple[list[dict[tuple[int, ...], _MeldPairs]], list[dict[tuple[int, ...], _MeldPairs]]]
+]
+"""Per usable wild count: (per suit its rows' runs, then per suit its canonical rows'
+runs; per rank its columns' sets)."""
+_PART_LIMIT = 50_000
 _FIRST = itemgetter(0)
 _SECOND = itemgetter(1)
 _NO_SUIT = (0, 0, 0, 0)
@@ -271,39 +276,44 @@ def _meld_actions(
     if rules.wild_ranks:  # wild ranks mix the suits: no parts
         found = sorted(candidates(counts, rules), key=lambda c: len(c.kinds))
         return tuple(len(c.kinds) for c in found), tuple(_meld_of(c, material) for c in found)
-    if len(parts) > 100_000:
-        parts.clear()
     jokers = counts[JOKER_KIND]
     max_wild = jokers if rules.max_wild is None else min(jokers, rules.max_wild)
+    tables = parts.get(max_wild)
+    if tables is None:
+        tables = parts[max_wild] = ([{} for _ in range(2 * SUIT_COUNT)], [{} for _ in range(14)])
+    run_tables, set_tables = tables
     pairs: list[tuple[int, Meld]] = []
     if rules.runs_allowed:
         for suit in range(SUIT_COUNT):
             start = suit * 13
             row = counts[start : start + 13]
-            key = (suit, row, max_wild)
-            found_pairs = parts.get(key)
+            table = run_tables[suit]
+            found_pairs = table.get(row)
             if found_pairs is None:
                 # As in candidates(): the runs depend only on which ranks the suit
                 # holds, and whether one ace or two.
                 canonical = (row[0] if row[0] < 2 else 2, *(1 if c else 0 for c in row[1:]))
-                same = (suit + SUIT_COUNT, canonical, max_wild)
-                found_pairs = parts.get(same)
+                same = run_tables[SUIT_COUNT + suit]
+                found_pairs = same.get(canonical)
                 if found_pairs is None:
-                    found_pairs = parts[same] = tuple(
+                    found_pairs = same[canonical] = tuple(
                         (len(c.kinds), _meld_of(c, material))
                         for c in suit_runs(counts, rules, suit)
                     )
-                parts[key] = found_pairs
+                if len(table) > _PART_LIMIT:
+                    table.clear()
+                table[row] = found_pairs
             pairs.extend(found_pairs)
     if rules.sets_allowed:
-        for rank in range(1, 14):
-            column = counts[rank - 1 : 52 : 13]
+        # Each rank's column (its count in each suit), ranks 1 to 13.
+        columns = zip(counts[0:13], counts[13:26], counts[26:39], counts[39:52], strict=True)
+        for rank, column in enumerate(columns, 1):
             if column == _NO_SUIT:
                 continue
-            key = (-rank, column, max_wild)
-            found_pairs = parts.get(key)
+            table = set_tables[rank]
+            found_pairs = table.get(column)
             if found_pairs is None:
-                found_pairs = parts[key] = tuple(
+                found_pairs = table[column] = tuple(
                     (len(c.kinds), _meld_of(c, material)) for c in rank_sets(counts, rules, rank)
                 )
             pairs.extend(found_pairs)
@@ -359,6 +369,7 @@ def _attach(face: Face, target: int) -> Attach:
             _ATTACHES.clear()
         action = _ATTACHES[key] = Attach(face, target)
     return action
+
 
 _TAKES: list[TakeColumn] = []
 """``TakeColumn(i)`` at index i: the legal lists share them."""
