@@ -1765,8 +1765,8 @@ class Game:
             return
         can_attach = self._may_lay_off(seat)
         minimum = 1 if play.go_out_without_discard else 2
+        plays = [self._plays(formation) for formation in table]
         if size >= minimum and (can_attach or self.turn.pending_jokers):
-            plays = [self._plays(formation) for formation in table]
             holds_joker = counts[JOKER_KIND] > 0
             shift = play.joker_shift
             own_only = play.joker_layoff_own_only
@@ -1782,7 +1782,9 @@ class Game:
                 found = [a for a in found if self.can(a)]
             out.extend(found)
         if play.joker_exchange and (self.opened[seat] or not play.exchange_needs_opened_before):
-            out.extend(a for a in self._exchanges(seat, counts, size) if size > 1 or self.can(a))
+            out.extend(
+                a for a in self._exchanges(seat, counts, size, plays) if size > 1 or self.can(a)
+            )
         for ext in self._table_action_hooks:
             ext.table_actions(self, seat, out)
 
@@ -1884,14 +1886,19 @@ class Game:
                 seen.add(declared.kind)
                 yield Attach(joker, formation.id, declared)
 
-    def _exchanges(self, seat: int, counts: tuple[int, ...], size: int) -> Iterator[Action]:
+    def _exchanges(
+        self,
+        seat: int,
+        counts: tuple[int, ...],
+        size: int,
+        table_plays: list[_FormationPlays],
+    ) -> Iterator[Action]:
         locked = self.locked
         needs_all_suits = self.play.exchange_set_needs_all_suits
-        for formation in self.table:
-            plays = self._plays(formation)
+        for plays in table_plays:
             if not plays.jokers:
                 continue
-            if formation.kind is MeldKind.RUN:
+            if plays.formation.kind is MeldKind.RUN:
                 for piece, kind, action in plays.run_exchanges:
                     if piece not in locked and counts[kind] and size >= 1:
                         yield action
