@@ -910,7 +910,8 @@ class Game:
             options = [p for p in rack if piece_faces[p].kind == kind and p not in chosen]
             if not options:
                 raise self.fail(action, "§2.3", f"{face} is not on your rack")
-            options.sort(key=lambda p: (p not in preferred, p in avoided, p))
+            if len(options) > 1:
+                options.sort(key=lambda p: (p not in preferred, p in avoided, p))
             chosen.append(options[0])
         return chosen
 
