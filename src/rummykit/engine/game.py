@@ -213,7 +213,7 @@ _MeldParts = dict[
 ]
 """Per usable wild count: (per suit its rows' runs, then per suit its canonical rows'
 runs; per rank its columns' sets)."""
-_PART_LIMIT = 50_000
+_PART_LIMIT = 20_000
 _FIRST = itemgetter(0)
 _SECOND = itemgetter(1)
 _NO_SUIT = (0, 0, 0, 0)
@@ -365,7 +365,7 @@ def _attach(face: Face, target: int) -> Attach:
     key = (face.kind, face.material, target)
     action = _ATTACHES.get(key)
     if action is None:
-        if len(_ATTACHES) > 100_000:
+        if len(_ATTACHES) > 20_000:
             _ATTACHES.clear()
         action = _ATTACHES[key] = Attach(face, target)
     return action
@@ -993,7 +993,7 @@ class Game:
             (reading.kind, reading.positions[0]),
             sum(self._opening_value(reading.kind, p) for p in reading.positions),
         )
-        if len(_MELD_PLANS) > 50_000:
+        if len(_MELD_PLANS) > 20_000:
             _MELD_PLANS.clear()
         _MELD_PLANS[key] = (action, self.rules, self._opening_value, plan)
         return plan
@@ -1816,7 +1816,7 @@ class Game:
         shared = self._shared_plays
         plays = shared.get(formation)
         if plays is None:
-            if len(shared) > 50_000:
+            if len(shared) > 10_000:
                 shared.clear()
             plays = shared[formation] = self._formation_plays(formation)
         self._plays_by_formation[formation.id] = (formation, plays)
