@@ -17,7 +17,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any
+from operator import itemgetter
+from typing import Any, NamedTuple
 
 from rummykit.engine.actions import (
     Action,
@@ -40,7 +41,13 @@ from rummykit.engine.extension import (
     phase_owners,
 )
 from rummykit.engine.table import Formation
-from rummykit.model.candidates import Candidate, candidates, counts_of
+from rummykit.model.candidates import (
+    Candidate,
+    candidates,
+    counts_of,
+    rank_sets,
+    suit_runs,
+)
 from rummykit.model.melds import (
     HIGH_ACE,
     MeldKind,
@@ -198,13 +205,119 @@ class _Snapshot:
     turn: _Turn
 
 
+_MeldPairs = tuple[tuple[int, Meld], ...]
+"""(size, meld) of each formation of one part of a rack (a suit's runs, a rank's sets)."""
+_MeldParts = dict[
+    int, tuple[list[dict[tuple[int, ...], _MeldPairs]], list[dict[tuple[int, ...], _MeldPairs]]]
+]
+"""Per usable wild count: (per suit its rows' runs, then per suit its canonical rows'
+runs; per rank its columns' sets)."""
+_PART_LIMIT = 20_000
+_FIRST = itemgetter(0)
+_SECOND = itemgetter(1)
+_NO_SUIT = (0, 0, 0, 0)
+
+
+class _MeldPlan(NamedTuple):
+    """A meld's reading as the table holds it (see :meth:`Game._meld_plan`)."""
+
+    kind: MeldKind
+    suit: int
+    order: tuple[int, ...]
+    """The meld's pieces in table order, as indices into its faces."""
+    positions: tuple[int, ...]
+    kinds: tuple[int, ...]
+    laid: tuple[MeldKind, int]
+    """(kind, position of the reading's first piece), for the opening checks."""
+    points: int
+    """Its opening points."""
+
+
+_MELD_PLANS: dict[tuple[int, int, int], tuple[Meld, MeldRules, Any, _MeldPlan]] = {}
+"""Meld plans by the ids of the meld, the rules and the opening values (each checked)."""
+
+
+class _FormationPlays(NamedTuple):
+    """What may be played on one formation, for any rack (:meth:`Game._plays`)."""
+
+    formation: Formation
+    slots: dict[int, int]
+    """Natural kind -> the position it takes (see :func:`_natural_slots`)."""
+    attaches: tuple[tuple[int, Attach], ...]
+    """(natural kind, its lay-off) for each natural that fits, kinds ascending."""
+    joker_attaches: tuple[Attach, ...]
+    shifts: tuple[tuple[int, Attach, bool], ...]
+    """§4.5 (runs): (natural kind a joker stands for, its lay-off, whether the lifted
+    joker could go to a free end of the same run)."""
+    run_exchanges: tuple[tuple[int, int, ExchangeJoker], ...]
+    """(joker piece, natural kind it stands for, the exchange) of each joker of a run."""
+    jokers: tuple[int, ...]
+    """The formation's joker pieces."""
+    missing: tuple[Face, ...]
+    """A set's missing suits (as faces of its rank), where it holds a joker."""
+    one_exchanges: tuple[tuple[int, ExchangeJoker], ...]
+    """A set: (kind, the exchange of one missing suit for one joker)."""
+    all_exchange: ExchangeJoker | None
+    """A set holding a joker: the exchange of every missing suit."""
+
+
 def _meld_actions(
-    counts: tuple[int, ...], rules: MeldRules, material: Material
+    counts: tuple[int, ...], rules: MeldRules, material: Material, parts: _MeldParts
 ) -> tuple[tuple[int, ...], tuple[Meld, ...]]:
-    """(sizes, melds) of every formation the counts can make, shortest first."""
-    found = sorted(candidates(counts, rules), key=lambda c: len(c.kinds))
-    melds = tuple(_meld_of(c, material) for c in found)
-    return tuple(len(c.kinds) for c in found), melds
+    """(sizes, melds) of every formation the counts can make, shortest first.
+
+    The formations are :func:`candidates`' in its order (each suit's runs, then each
+    rank's sets), stably sorted by size.  A suit's runs depend only on that suit's
+    counts and the usable wild count, a rank's sets only on that rank's column: each
+    part's (size, meld) pairs are kept in ``parts``, so a rack that differs from one
+    seen before by a piece or two is assembled from parts already built.
+    """
+    if rules.wild_ranks:  # wild ranks mix the suits: no parts
+        found = sorted(candidates(counts, rules), key=lambda c: len(c.kinds))
+        return tuple(len(c.kinds) for c in found), tuple(_meld_of(c, material) for c in found)
+    jokers = counts[JOKER_KIND]
+    max_wild = jokers if rules.max_wild is None else min(jokers, rules.max_wild)
+    tables = parts.get(max_wild)
+    if tables is None:
+        tables = parts[max_wild] = ([{} for _ in range(2 * SUIT_COUNT)], [{} for _ in range(14)])
+    run_tables, set_tables = tables
+    pairs: list[tuple[int, Meld]] = []
+    if rules.runs_allowed:
+        for suit in range(SUIT_COUNT):
+            start = suit * 13
+            row = counts[start : start + 13]
+            table = run_tables[suit]
+            found_pairs = table.get(row)
+            if found_pairs is None:
+                # As in candidates(): the runs depend only on which ranks the suit
+                # holds, and whether one ace or two.
+                canonical = (row[0] if row[0] < 2 else 2, *(1 if c else 0 for c in row[1:]))
+                same = run_tables[SUIT_COUNT + suit]
+                found_pairs = same.get(canonical)
+                if found_pairs is None:
+                    found_pairs = same[canonical] = tuple(
+                        (len(c.kinds), _meld_of(c, material))
+                        for c in suit_runs(counts, rules, suit)
+                    )
+                if len(table) > _PART_LIMIT:
+                    table.clear()
+                table[row] = found_pairs
+            pairs.extend(found_pairs)
+    if rules.sets_allowed:
+        # Each rank's column (its count in each suit), ranks 1 to 13.
+        columns = zip(counts[0:13], counts[13:26], counts[26:39], counts[39:52], strict=True)
+        for rank, column in enumerate(columns, 1):
+            if column == _NO_SUIT:
+                continue
+            table = set_tables[rank]
+            found_pairs = table.get(column)
+            if found_pairs is None:
+                found_pairs = table[column] = tuple(
+                    (len(c.kinds), _meld_of(c, material)) for c in rank_sets(counts, rules, rank)
+                )
+            pairs.extend(found_pairs)
+    pairs.sort(key=_FIRST)
+    return tuple(map(_FIRST, pairs)), tuple(map(_SECOND, pairs))
 
 
 @lru_cache(maxsize=65536)
@@ -212,7 +325,6 @@ def _meld_of(candidate: Candidate, material: Material) -> Meld:
     return Meld(candidate.faces(material), candidate.declared(material))
 
 
-@lru_cache(maxsize=16384)
 def _natural_slots(formation: Formation, rules: MeldRules) -> dict[int, int]:
     """Natural face kind → the position it would take if attached to ``formation``."""
     out: dict[int, int] = {}
@@ -238,7 +350,37 @@ def _natural_slots(formation: Formation, rules: MeldRules) -> dict[int, int]:
 _MELDS_BY_RACK: dict[
     tuple[str, MeldRules], dict[tuple[int, ...], tuple[tuple[int, ...], tuple[Meld, ...]]]
 ] = {}
+_MELD_PARTS: dict[tuple[str, MeldRules], _MeldParts] = {}
+"""Each rack part's meld actions (see :func:`_meld_actions`), per variant and rules."""
+_SHARED_PLAYS: dict[tuple[str, MeldRules], dict[Formation, _FormationPlays]] = {}
+"""Each formation's plays (see :meth:`Game._plays`), per variant and rules: they depend
+on nothing else, so games, copies and a reset turn share them."""
 _DRAW = Draw()
+_ATTACHES: dict[tuple[int, Material, int], Attach] = {}
+
+
+def _attach(face: Face, target: int) -> Attach:
+    """``Attach(face, target)`` of a natural face, one object for every game."""
+    key = (face.kind, face.material, target)
+    action = _ATTACHES.get(key)
+    if action is None:
+        if len(_ATTACHES) > 20_000:
+            _ATTACHES.clear()
+        action = _ATTACHES[key] = Attach(face, target)
+    return action
+
+
+_TAKES: list[TakeColumn] = []
+"""``TakeColumn(i)`` at index i: the legal lists share them."""
+
+
+def _takes(last: int) -> list[TakeColumn]:
+    """:data:`_TAKES`, holding at least ``TakeColumn(last)``."""
+    if len(_TAKES) <= last:
+        _TAKES.extend(TakeColumn(i) for i in range(len(_TAKES), last + 1))
+    return _TAKES
+
+
 _RESET = ResetTurn()
 _READY = Ready()
 
@@ -278,6 +420,8 @@ _SETUP_FIELDS = (
     "_opening_value",
     "_score_value",
     "_melds_by_rack",
+    "_meld_parts",
+    "_shared_plays",
     "_rack_max",
     "play",
     "extensions",
@@ -341,7 +485,7 @@ class Game:
                 if len(_SETUPS) >= _SETUPS_LIMIT:
                     _SETUPS.clear()
                 _SETUPS[key] = {name: self.__dict__[name] for name in _SETUP_FIELDS}
-        self._slots_by_formation: dict[int, tuple[Formation, dict[int, int]]] = {}
+        self._plays_by_formation: dict[int, tuple[Formation, _FormationPlays]] = {}
         self.ext_states: dict[str, ExtensionState] = {}
         """Each extension's state of this deal, under its name (see :meth:`writable_state`)."""
         self._ext_shared = False
@@ -370,8 +514,8 @@ class Game:
         extend it by the new actions instead of rebuilding it for every seat and event)."""
         self.table_memo: tuple[tuple[Formation, ...], frozenset[int], tuple[Any, ...]] | None = None
         """The table as views last showed it: (formations, locked pieces, their views)."""
-        # (log length, the list, ids of its objects): the list keeps the ids valid.
-        self._legal_cache: tuple[int, list[Action], set[int]] | None = None
+        # (log length, the list): the list keeps its objects' ids valid.
+        self._legal_cache: tuple[int, list[Action]] | None = None
         self._going_out_trial = False
         self._start_deal()
 
@@ -392,6 +536,8 @@ class Game:
         # Caches shared by every game of the variant: rack counts → melds.  Keyed by the
         # meld rules too, since options such as min_naturals_per_meld change them.
         self._melds_by_rack = _MELDS_BY_RACK.setdefault((self.variant.name, self.rules), {})
+        self._meld_parts = _MELD_PARTS.setdefault((self.variant.name, self.rules), {})
+        self._shared_plays = _SHARED_PLAYS.setdefault((self.variant.name, self.rules), {})
         self.play = self.variant.play_rules(self.options)
         limit = self.play.rack_max_after_turn
         self._rack_max = 10**6 if limit is None else limit
@@ -551,7 +697,9 @@ class Game:
     def apply(self, action: Action) -> Action:
         """Apply ``action`` for the seat to move, log it and return it."""
         legal = self._legal_cache
-        if legal is None or legal[0] != len(self.log) or id(action) not in legal[2]:
+        # The very object from the list just generated (compared by id, in C: cheaper
+        # than a set of the ids built on every call).
+        if legal is None or legal[0] != len(self.log) or id(action) not in map(id, legal[1]):
             self.verify(action)
         seat = self.to_move
         self.log.append((seat, action))
@@ -761,7 +909,8 @@ class Game:
             options = [p for p in rack if piece_faces[p].kind == kind and p not in chosen]
             if not options:
                 raise self.fail(action, "§2.3", f"{face} is not on your rack")
-            options.sort(key=lambda p: (p not in preferred, p in avoided, p))
+            if len(options) > 1:
+                options.sort(key=lambda p: (p not in preferred, p in avoided, p))
             chosen.append(options[0])
         return chosen
 
@@ -801,27 +950,52 @@ class Game:
         self.before_change()
         seat = self.to_move
         pieces = self.pick(seat, action.faces, action)
-        readings = read_meld(action.faces, self.rules, action.declared)
-        reading = best_reading(action.faces, readings, self._opening_value)
-        order = sorted(range(len(pieces)), key=lambda i: reading.positions[i])
+        plan = self._meld_plan(action)
         formation = Formation(
             id=len(self.table) + 1,
             owner=seat,
-            kind=reading.kind,
-            suit=reading.suit,
-            pieces=tuple(pieces[i] for i in order),
-            positions=tuple(reading.positions[i] for i in order),
-            kinds=tuple(action.faces[i].kind for i in order),
+            kind=plan.kind,
+            suit=plan.suit,
+            pieces=tuple(pieces[i] for i in plan.order),
+            positions=plan.positions,
+            kinds=plan.kinds,
         )
         self.place(seat, pieces, new_formation=True)
         self.table.append(formation)
         self.turn.new_formations.append(formation.id)
-        self.turn.laid.append((reading.kind, reading.positions[0]))
-        self.turn.laid_points += sum(
-            self._opening_value(reading.kind, p) for p in reading.positions
-        )
+        self.turn.laid.append(plan.laid)
+        self.turn.laid_points += plan.points
         self.turn.dirty = True
         self._go_out_if_empty()
+
+    def _meld_plan(self, action: Meld) -> _MeldPlan:
+        """How ``action`` lies on the table: its best reading (RULES §2.2), worked out
+        once per meld object (the legal lists hand out the same objects again)."""
+        key = (id(action), id(self.rules), id(self._opening_value))
+        known = _MELD_PLANS.get(key)
+        if (
+            known is not None
+            and known[0] is action
+            and known[1] is self.rules
+            and known[2] is self._opening_value
+        ):
+            return known[3]
+        readings = read_meld(action.faces, self.rules, action.declared)
+        reading = best_reading(action.faces, readings, self._opening_value)
+        order = tuple(sorted(range(len(action.faces)), key=lambda i: reading.positions[i]))
+        plan = _MeldPlan(
+            reading.kind,
+            reading.suit,
+            order,
+            tuple(reading.positions[i] for i in order),
+            tuple(action.faces[i].kind for i in order),
+            (reading.kind, reading.positions[0]),
+            sum(self._opening_value(reading.kind, p) for p in reading.positions),
+        )
+        if len(_MELD_PLANS) > 20_000:
+            _MELD_PLANS.clear()
+        _MELD_PLANS[key] = (action, self.rules, self._opening_value, plan)
+        return plan
 
     def place(self, seat: int, pieces: Sequence[int], *, new_formation: bool) -> None:
         rack = self.racks[seat]
@@ -843,7 +1017,7 @@ class Game:
 
     def _attach_slot(self, formation: Formation, face: Face, declared: Face | None) -> int | None:
         if not face.is_joker:
-            return _natural_slots(formation, self.rules).get(face.kind)
+            return self._plays(formation).slots.get(face.kind)
         rules = self.rules
         if formation.kind is MeldKind.RUN:
             # A joker: the variant's joker limits apply to the longer run too.
@@ -866,7 +1040,7 @@ class Game:
                 )
             ):
                 return None
-            wild = 1 + sum(self.faces[p].is_joker for p in formation.pieces)
+            wild = 1 + formation.kinds.count(JOKER_KIND)
             natural = size + 1 - wild
             if (rules.max_wild is not None and wild > rules.max_wild) or (
                 rules.wild_le_natural and wild > natural
@@ -1275,6 +1449,11 @@ class Game:
         options = [p for p in self.racks[seat] if faces[p].kind == kind]
         if not options:
             raise self.fail(action, "§2.3", f"{face} is not on your rack")
+        turn = self.turn
+        if len(options) == 1:
+            return options
+        if not (turn.must_use or turn.pending_jokers or turn.reclaimed):
+            return [min(options)]
         obligated = (
             set(self.turn.must_use) | set(self.turn.pending_jokers) | set(self.turn.reclaimed)
         )
@@ -1341,7 +1520,7 @@ class Game:
         melds = self._melds_by_rack.get(counts)
         if melds is None:
             melds = self._melds_by_rack[counts] = _meld_actions(
-                counts, self.rules, self.pieces.material
+                counts, self.rules, self.pieces.material, self._meld_parts
             )
         return melds[1]
 
@@ -1499,7 +1678,7 @@ class Game:
         actions = self._turn_actions()
         # Legal actions are exactly those that verify, so applying one of them right
         # away (nothing logged in between) need not verify again.
-        self._legal_cache = (len(self.log), actions, {id(a) for a in actions})
+        self._legal_cache = (len(self.log), actions)
         return actions
 
     def _turn_actions(self) -> list[Action]:
@@ -1521,11 +1700,12 @@ class Game:
             if self.phase is Phase.TURNS and last >= 0:
                 if play.take_any_column_tile:
                     if len(rack) >= 3 and last >= 1:
+                        takes = _takes(last)
                         if self._middle_take_problem() is None:
-                            out.extend(TakeColumn(i) for i in range(1, last))
-                        out.append(TakeColumn(last))
+                            out.extend(takes[1:last])
+                        out.append(takes[last])
                 elif last >= (1 if play.first_discard_dead else 0):
-                    out.append(TakeColumn(last))
+                    out.append(_takes(last)[last])
         elif (
             self.phase is Phase.TURNS
             and play.table_melds
@@ -1545,10 +1725,14 @@ class Game:
                 if not play.discard_taken_allowed and turn.acquired == "last":
                     # §2.5: the taken piece stays, unless an identical copy can go.
                     taken = set(turn.must_use)
-                    kinds = [
-                        k for k in kinds if any(p not in taken for p in rack if faces[p].kind == k)
-                    ]
-                out.extend(discards[k] for k in kinds)
+                    stuck = {
+                        k
+                        for k in {faces[p].kind for p in taken}
+                        if all(p in taken for p in rack if faces[p].kind == k)
+                    }
+                    if stuck:
+                        kinds = [k for k in kinds if k not in stuck]
+                out.extend(map(discards.__getitem__, kinds))
                 for ext in self._closing_hooks:
                     ext.closing_discards(self, seat, kinds, out)
             for ext in self._late_hooks:
@@ -1567,7 +1751,7 @@ class Game:
         if cached is None:
             if len(self._melds_by_rack) > 20_000:
                 self._melds_by_rack.clear()
-            cached = _meld_actions(counts, self.rules, self.pieces.material)
+            cached = _meld_actions(counts, self.rules, self.pieces.material, self._meld_parts)
             self._melds_by_rack[counts] = cached
         sizes, melds = cached
         # One piece must stay for the discard, unless going out without one is allowed
@@ -1576,58 +1760,109 @@ class Game:
         out.extend(melds[:keep])
         if play.go_out_without_discard:
             out.extend(m for m in melds[keep : bisect_right(sizes, size)] if self.can(m))
-        if not self.table:
+        table = self.table
+        if not table:
             return
-        kinds = sorted(set(kinds_held))
         can_attach = self._may_lay_off(seat)
         minimum = 1 if play.go_out_without_discard else 2
+        plays = [self._plays(formation) for formation in table]
         if size >= minimum and (can_attach or self.turn.pending_jokers):
-            joker = self.kind_faces[JOKER_KIND] if kinds[-1] == JOKER_KIND else None
-            kind_faces = self.kind_faces
+            holds_joker = counts[JOKER_KIND] > 0
+            shift = play.joker_shift
+            own_only = play.joker_layoff_own_only
             found: list[Action] = []
-            for formation in self.table:
+            for formation_plays in plays:
                 if can_attach:
-                    slots = self._slots(formation)
-                    found.extend(
-                        Attach(kind_faces[kind], formation.id) for kind in kinds if kind in slots
-                    )
-                    if play.joker_shift and formation.kind is MeldKind.RUN:
-                        found.extend(self._shift_attaches(formation, rack, counts))
-                if joker is not None and (
-                    formation.owner == seat or not play.joker_layoff_own_only
-                ):
-                    found.extend(self._joker_attaches(formation, joker))
+                    found.extend([a for kind, a in formation_plays.attaches if counts[kind]])
+                    if shift and formation_plays.shifts:
+                        found.extend(self._shift_attaches(formation_plays, plays, counts))
+                if holds_joker and (formation_plays.formation.owner == seat or not own_only):
+                    found.extend(formation_plays.joker_attaches)
             if size == 1:
                 found = [a for a in found if self.can(a)]
             out.extend(found)
         if play.joker_exchange and (self.opened[seat] or not play.exchange_needs_opened_before):
-            out.extend(a for a in self._exchanges(seat, counts, size) if size > 1 or self.can(a))
+            out.extend(
+                a for a in self._exchanges(seat, counts, size, plays) if size > 1 or self.can(a)
+            )
         for ext in self._table_action_hooks:
             ext.table_actions(self, seat, out)
 
     def _shift_attaches(
-        self, formation: Formation, rack: list[int], counts: tuple[int, ...]
+        self,
+        formation_plays: _FormationPlays,
+        plays: list[_FormationPlays],
+        counts: tuple[int, ...],
     ) -> Iterator[Attach]:
-        """§4.5: lay-offs of a held natural onto the joker of a run that stands for it."""
-        for i, kind in enumerate(formation.kinds):
-            if kind != JOKER_KIND:
+        """§4.5: lay-offs of a held natural onto the joker of a run that stands for it
+        (where the lifted joker would have somewhere to go: see :meth:`_joker_moves`)."""
+        relocation = self.play.joker_relocation
+        for kind, action, stays_on_run in formation_plays.shifts:
+            if not counts[kind]:
                 continue
-            stands_for = formation.represented(self.pieces, i)
-            assert stands_for is not None
-            if not counts[stands_for.kind]:
-                continue
-            piece = next(p for p in rack if self.faces[p].kind == stands_for.kind)
-            if self._joker_moves(formation.replacing(formation.pieces[i], piece, stands_for.kind)):
-                yield Attach(self.kind_faces[stands_for.kind], formation.id)
+            if stays_on_run or (
+                relocation
+                and any(p.joker_attaches for p in plays if p.formation.id != action.target)
+            ):
+                yield action
 
-    def _slots(self, formation: Formation) -> dict[int, int]:
-        known = self._slots_by_formation.get(formation.id)
-        if known is None or known[0] is not formation:
-            known = self._slots_by_formation[formation.id] = (
-                formation,
-                _natural_slots(formation, self.rules),
+    def _plays(self, formation: Formation) -> _FormationPlays:
+        """What the seat to move may play on ``formation``, before looking at its rack
+        (a formation is immutable: kept until the table's formation of its id changes)."""
+        known = self._plays_by_formation.get(formation.id)
+        if known is not None and known[0] is formation:
+            return known[1]
+        shared = self._shared_plays
+        plays = shared.get(formation)
+        if plays is None:
+            if len(shared) > 10_000:
+                shared.clear()
+            plays = shared[formation] = self._formation_plays(formation)
+        self._plays_by_formation[formation.id] = (formation, plays)
+        return plays
+
+    def _formation_plays(self, formation: Formation) -> _FormationPlays:
+        kind_faces = self.kind_faces
+        joker = kind_faces[JOKER_KIND]
+        slots = _natural_slots(formation, self.rules)
+        attaches = tuple((kind, _attach(kind_faces[kind], formation.id)) for kind in sorted(slots))
+        joker_attaches = tuple(self._joker_attaches(formation, joker))
+        shifts: list[tuple[int, Attach, bool]] = []
+        run_exchanges: list[tuple[int, int, ExchangeJoker]] = []
+        jokers = [i for i, k in enumerate(formation.kinds) if k == JOKER_KIND]
+        missing: tuple[Face, ...] = ()
+        all_exchange = None
+        if formation.kind is MeldKind.RUN:
+            for i in jokers:
+                stands_for = formation.represented(self.pieces, i)
+                assert stands_for is not None
+                kind = stands_for.kind
+                # What the lifted joker could do depends on the run without it, not
+                # on which copy of the natural replaces it.
+                lifted = formation.replacing(formation.pieces[i], formation.pieces[i], kind)
+                stays_on_run = any(self._joker_attaches(lifted, joker))
+                shifts.append((kind, Attach(kind_faces[kind], formation.id), stays_on_run))
+                action = ExchangeJoker((stands_for,), formation.id)
+                run_exchanges.append((formation.pieces[i], kind, action))
+        elif jokers:
+            material = self.pieces.material
+            present = formation.natural_suits(self.pieces)
+            missing = tuple(
+                Face.of(material, s, formation.rank) for s in range(4) if s not in present
             )
-        return known[1]
+            all_exchange = ExchangeJoker(missing, formation.id)
+        return _FormationPlays(
+            formation,
+            slots,
+            attaches,
+            joker_attaches,
+            tuple(shifts),
+            tuple(run_exchanges),
+            tuple(formation.pieces[i] for i in jokers),
+            missing,
+            tuple((f.kind, ExchangeJoker((f,), formation.id)) for f in missing),
+            all_exchange,
+        )
 
     def _joker_attaches(self, formation: Formation, joker: Face) -> Iterator[Attach]:
         material = self.pieces.material
@@ -1635,43 +1870,55 @@ class Game:
             if self._attach_slot(formation, joker, None) is not None:
                 yield Attach(joker, formation.id)
             return
+        # The joker limits of _attach_slot, checked once for both ends.
+        rules = self.rules
+        wild = 1 + formation.kinds.count(JOKER_KIND)
+        if (rules.max_wild is not None and wild > rules.max_wild) or (
+            rules.wild_le_natural and wild > len(formation.kinds) + 1 - wild
+        ):
+            return
         seen = set()
         for p in (formation.positions[-1] + 1, formation.positions[0] - 1):
             if not 1 <= p <= 14:
                 continue
             declared = Face.of(material, formation.suit, 1 if p == 14 else p)
-            if declared not in seen and self._attach_slot(formation, joker, declared) == p:
-                seen.add(declared)
+            if declared.kind not in seen and formation.run_slot_for(joker, rules, declared) == p:
+                seen.add(declared.kind)
                 yield Attach(joker, formation.id, declared)
 
-    def _exchanges(self, seat: int, counts: tuple[int, ...], size: int) -> Iterator[Action]:
-        material = self.pieces.material
-        for formation in self.table:
-            if JOKER_KIND not in formation.kinds:
+    def _exchanges(
+        self,
+        seat: int,
+        counts: tuple[int, ...],
+        size: int,
+        table_plays: list[_FormationPlays],
+    ) -> Iterator[Action]:
+        locked = self.locked
+        needs_all_suits = self.play.exchange_set_needs_all_suits
+        for plays in table_plays:
+            if not plays.jokers:
                 continue
-            jokers = [i for i, k in enumerate(formation.kinds) if k == JOKER_KIND]
-            if formation.kind is MeldKind.RUN:
-                for i in jokers:
-                    if formation.pieces[i] in self.locked:
-                        continue
-                    rep = formation.represented(self.pieces, i)
-                    if rep is not None and counts[rep.kind] and size >= 1:
-                        yield ExchangeJoker((rep,), formation.id)
+            if plays.formation.kind is MeldKind.RUN:
+                for piece, kind, action in plays.run_exchanges:
+                    if piece not in locked and counts[kind] and size >= 1:
+                        yield action
                 continue
-            if self.play.exchange_set_needs_all_suits and (
-                self.rules.set_max_size < 4
-                or any(formation.pieces[i] in self.locked for i in jokers)
+            if needs_all_suits and (
+                self.rules.set_max_size < 4 or any(p in locked for p in plays.jokers)
             ):
                 continue
-            present = formation.natural_suits(self.pieces)
-            missing = [Face.of(material, s, formation.rank) for s in range(4) if s not in present]
-            if not self.play.exchange_set_needs_all_suits:
-                yield from (ExchangeJoker((f,), formation.id) for f in missing if counts[f.kind])
+            if not needs_all_suits:
+                yield from (a for kind, a in plays.one_exchanges if counts[kind])
                 continue
-            if len(missing) != len(jokers) and self._exchange_one_for_one(seat):
+            missing = plays.missing
+            if len(missing) != len(plays.jokers) and self._exchange_one_for_one(seat):
                 continue
-            if all(counts[f.kind] for f in missing) and size - len(missing) + len(jokers) >= 1:
-                yield ExchangeJoker(tuple(missing), formation.id)
+            if (
+                all(counts[f.kind] for f in missing)
+                and size - len(missing) + len(plays.jokers) >= 1
+            ):
+                assert plays.all_exchange is not None  # a set holding a joker
+                yield plays.all_exchange
 
     # ------------------------------------------------------------------ copies
 
@@ -1703,7 +1950,7 @@ class Game:
         self._ext_shared = new._ext_shared = True
         new.turn = self.turn.copy()
         new._legal_cache = None
-        new._slots_by_formation = {}
+        new._plays_by_formation = {}
         return new
 
     @property
@@ -1729,8 +1976,10 @@ class Game:
         # ids, and the meld cache is shared by every game of the variant in a process.
         state = self.__dict__.copy()
         del state["_melds_by_rack"]
+        del state["_meld_parts"]
+        del state["_shared_plays"]
         state["_legal_cache"] = None
-        state["_slots_by_formation"] = {}
+        state["_plays_by_formation"] = {}
         for name in _DISPATCH_FIELDS:
             del state[name]
         return state
@@ -1738,6 +1987,8 @@ class Game:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._melds_by_rack = _MELDS_BY_RACK.setdefault((self.variant.name, self.rules), {})
+        self._meld_parts = _MELD_PARTS.setdefault((self.variant.name, self.rules), {})
+        self._shared_plays = _SHARED_PLAYS.setdefault((self.variant.name, self.rules), {})
         self._set_dispatch()
 
     _VERIFY: Mapping[type, Any] = {

@@ -22,6 +22,7 @@ guard bit), so "does this candidate still fit" is one subtraction and a mask.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from rummykit.model.candidates import Candidate, candidates
@@ -100,6 +101,16 @@ def _value_table(values: Sequence[int] | Callable[[int], int]) -> tuple[int, ...
     return table
 
 
+@lru_cache(maxsize=16)
+def _guard(bits: int) -> int:
+    """The guard bit of every kind's field, for fields of ``bits`` bits plus the guard."""
+    width = bits + 1
+    guard = 0
+    for k in range(KIND_COUNT):
+        guard |= 1 << (width * k + bits)
+    return guard
+
+
 def best_packing(
     counts: Sequence[int], cands: Sequence[Candidate], scores: Sequence[int]
 ) -> Packing:
@@ -113,12 +124,11 @@ def best_packing(
         raise ValueError("one score per candidate is needed")
     bits = max(1, max(counts, default=0).bit_length())
     width = bits + 1
-    guard = 0
-    for k in range(KIND_COUNT):
-        guard |= 1 << (width * k + bits)
+    guard = _guard(bits)
     state = 0
     for k, c in enumerate(counts):
-        state |= c << (width * k)
+        if c:
+            state |= c << (width * k)
     # Per lowest kind: (need, score, index).  Readings of the same pieces are
     # interchangeable in the search, so only the best-scoring one per multiset
     # of pieces is kept; among equals, the one with the higher positions, as
@@ -137,9 +147,9 @@ def best_packing(
         kept = best_of.get(need)
         if kept is None or (scores[i], cand.positions) > (scores[kept], cands[kept].positions):
             best_of[need] = i
-    by_low: list[list[tuple[int, int, int]]] = [[] for _ in range(KIND_COUNT)]
+    by_low: dict[int, list[tuple[int, int, int]]] = {}
     for i in sorted(best_of.values()):
-        by_low[lows[i]].append((needs[i], scores[i], i))
+        by_low.setdefault(lows[i], []).append((needs[i], scores[i], i))
     memo: dict[int, tuple[int, int]] = {0: (0, -1)}
 
     def solve(rack: int) -> int:
@@ -149,7 +159,7 @@ def best_packing(
         kind = ((rack & -rack).bit_length() - 1) // width
         best = solve(rack - (1 << (width * kind)))
         choice = -1
-        for need, score, i in by_low[kind]:
+        for need, score, i in by_low.get(kind, ()):
             if ((rack | guard) - need) & guard == guard:
                 value = solve(rack - need) + score
                 if value > best or (value == best and choice == -1):

@@ -25,7 +25,15 @@ from rummykit.model.pieces import (
     suit_of_kind,
 )
 
-__all__ = ["Candidate", "candidates", "candidates_with", "counts_of", "set_joker_suits"]
+__all__ = [
+    "Candidate",
+    "candidates",
+    "candidates_with",
+    "counts_of",
+    "rank_sets",
+    "set_joker_suits",
+    "suit_runs",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +159,20 @@ def candidates_with(counts: tuple[int, ...], rules: MeldRules, kind: int) -> tup
     if rules.sets_allowed:
         _sets(counts, jokers, rules, out, (rank_of_kind(kind),))
     return tuple(c for c in out if kind in c.kinds)
+
+
+def suit_runs(counts: tuple[int, ...], rules: MeldRules, suit: int) -> list[Candidate]:
+    """:func:`candidates`' runs of one suit, in its order (rules without wild ranks)."""
+    out: list[Candidate] = []
+    _runs(counts, counts[JOKER_KIND], rules, out, (suit,))
+    return out
+
+
+def rank_sets(counts: tuple[int, ...], rules: MeldRules, rank: int) -> list[Candidate]:
+    """:func:`candidates`' sets of one rank, in its order (rules without wild ranks)."""
+    out: list[Candidate] = []
+    _sets(counts, counts[JOKER_KIND], rules, out, (rank,))
+    return out
 
 
 def _with_wild_ranks(counts: tuple[int, ...], rules: MeldRules) -> tuple[Candidate, ...]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -427,7 +426,7 @@ def _isolated_kinds(counts: tuple[int, ...], runs_only: bool, enough: int) -> li
     found: list[int] = []
     if jokers >= 2:
         return found
-    rows = [_row_mask(counts[suit_kinds(c)]) for c in range(SUIT_COUNT)]
+    rows = [_row_mask(counts[s]) for s in _SUIT_SLICES]
     r0, r1, r2, r3 = rows
     if runs_only:
         set_ok = 0
@@ -453,12 +452,18 @@ def _isolated_kinds(counts: tuple[int, ...], runs_only: bool, enough: int) -> li
             found.append(base)
             if len(found) >= enough:
                 return found
-        for position in range(2, 14):
-            if alone & (1 << position):
-                found.append(base + position - 1)
-                if len(found) >= enough:
-                    return found
+        rest = alone & _MIDDLE_BITS
+        while rest:  # positions 2..13, lowest first
+            low = rest & -rest
+            found.append(base + low.bit_length() - 2)  # position p is tile base + p - 1
+            if len(found) >= enough:
+                return found
+            rest ^= low
     return found
+
+
+_MIDDLE_BITS = sum(1 << position for position in range(2, 14))
+_SUIT_SLICES = tuple(suit_kinds(c) for c in range(SUIT_COUNT))
 
 
 @lru_cache(maxsize=65536)
@@ -626,16 +631,21 @@ def _closing_kinds(
     # Cheap tests on all 15 tiles rule out whole families before any discard is tried.
     jokers = kinds.count(JOKER_KIND)
     naturals = kinds[: len(kinds) - jokers]  # sorted: the jokers (52) come last
-    by_rank = Counter(rank_of_kind(k) for k in naturals)
+    counts = counts_of(list(kinds))
+    by_rank = [0] * 14  # by_rank[r]: naturals of number r
+    for k in naturals:
+        by_rank[rank_of_kind(k)] += 1
     # A complete run holds each number once, the 1 twice (at both ends).
-    excess = sum(n - (2 if r == 1 else 1) for r, n in by_rank.items() if n > (2 if r == 1 else 1))
+    excess = sum(
+        n - (2 if r == 1 else 1) for r, n in enumerate(by_rank) if n > (2 if r == 1 else 1)
+    )
     complete_run = excess <= 1  # Monocolour, Mosaic (and one Bicolour reading)
-    singles = sum(n & 1 for n in Counter(naturals).values())
+    singles = sum(map((1).__and__, counts[:JOKER_KIND]))  # kinds held an odd number of times
     doubles = singles - 1 <= jokers
-    bete = len(by_rank) <= 5
+    bete = 14 - by_rank.count(0) <= 5
     # Cover contracts (Simple, Bicolour) need the other 14 to split into formations;
     # one search finds every discard that allows it.
-    covers = _cover_skips(counts_of(list(kinds)), True)
+    covers = _cover_skips(counts, True)
     if not (complete_run or doubles or bete or covers):
         return ()
     out = []

@@ -340,6 +340,20 @@ _BOTH = 1 << 3
 def _needs_partner(rules: MeldRules) -> bool:
     """Whether every formation holds two numbered tiles (so a tile with no possible
     partner can never be in one)."""
+    known = _NEEDS_PARTNER.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    answer = _needs_partner_of(rules)
+    _NEEDS_PARTNER[id(rules)] = (rules, answer)
+    return answer
+
+
+_NEEDS_PARTNER: dict[int, tuple[MeldRules, bool]] = {}
+""":func:`_needs_partner` by the rules' id (asked on every step of the cover search:
+cheaper than hashing the rules)."""
+
+
+def _needs_partner_of(rules: MeldRules) -> bool:
     most_wild = rules.min_size - max(rules.min_natural, 1)
     if rules.max_wild is not None:
         most_wild = min(most_wild, rules.max_wild)
@@ -360,7 +374,7 @@ def _isolated(counts: Sequence[int], enough: int, rules: MeldRules) -> list[int]
     jokers = counts[JOKER_KIND]
     if rules.max_wild is not None:
         jokers = min(jokers, rules.max_wild)
-    masks = [_position_mask(counts[suit_kinds(c)]) for c in range(SUIT_COUNT)]
+    masks = [_position_mask(counts[s]) for s in _SUIT_SLICES]
     found: list[int] = []
     for colour, own in enumerate(masks):
         if not own:
@@ -379,15 +393,19 @@ def _isolated(counts: Sequence[int], enough: int, rules: MeldRules) -> list[int]
             found.append(base)
             if len(found) >= enough:
                 return found
-        for position in range(2, HIGH_ACE):
-            if alone >> position & 1:
-                found.append(base + position - 1)
-                if len(found) >= enough:
-                    return found
+        rest = alone & _MIDDLE_BITS
+        while rest:  # positions 2..13, lowest first
+            low = rest & -rest
+            found.append(base + low.bit_length() - 2)  # position p is tile base + p - 1
+            if len(found) >= enough:
+                return found
+            rest ^= low
     return found
 
 
 _ONE_BITS = 1 << 1 | 1 << HIGH_ACE
+_MIDDLE_BITS = sum(1 << position for position in range(2, HIGH_ACE))
+_SUIT_SLICES = tuple(suit_kinds(c) for c in range(SUIT_COUNT))
 
 
 @lru_cache(maxsize=16384)

@@ -192,8 +192,9 @@ def _arranged(counts: tuple[int, ...], rules: MeldRules) -> tuple[tuple[Candidat
     """(melds, deadwood points) of the least-deadwood arrangement of ``counts``."""
     found = _melds_of(counts, rules)
     # A meld saves the value of its cards: the best packing leaves the least deadwood.
-    packing = best_packing(counts, found, [sum(_KIND_VALUES[k] for k in c.kinds) for c in found])
-    total = sum(_KIND_VALUES[k] * c for k, c in enumerate(counts))
+    value = _KIND_VALUES.__getitem__
+    packing = best_packing(counts, found, [sum(map(value, c.kinds)) for c in found])
+    total = sum(map(int.__mul__, _KIND_VALUES, counts))
     return tuple(found[i] for i in packing.chosen), total - packing.score
 
 
@@ -208,7 +209,7 @@ def arrange(hand: Sequence[Face], options: Options) -> ShownHand:
             left[kind] -= 1
     # Runs show in rank order with the joker in its place; sets in suit order.
     melds = tuple(sorted(meld.faces(material) for meld in chosen))
-    deadwood = _faces_of([k for k in range(len(left)) for _ in range(left[k])], material)
+    deadwood = _faces_of([k for k, n in enumerate(left) if n for _ in range(n)], material)
     return ShownHand(melds=melds, deadwood=tuple(sorted(deadwood)), points=points)
 
 
@@ -229,6 +230,7 @@ def _partner_masks() -> tuple[int, ...]:
 
 
 _PARTNERS = _partner_masks()
+_BITS = tuple(1 << kind for kind in range(JOKER_KIND + 1))
 
 
 def _partnerless(counts: tuple[int, ...], rules: MeldRules) -> int:
@@ -243,7 +245,7 @@ def _partnerless(counts: tuple[int, ...], rules: MeldRules) -> int:
     if wild >= 2:
         return 0
     held = [kind for kind in range(52) if counts[kind]]
-    present = sum(1 << kind for kind in held)
+    present = sum(map(_BITS.__getitem__, held))
     repeats_meld = not rules.set_distinct_suits  # two copies of a card make a set's pair
     alone = 0
     for kind in held:

@@ -130,7 +130,10 @@ class Layout(Extension[Any]):
         # §7.6: close by discarding one card of each kind whose removal leaves a layout.
         if self.layout_discards is not None:
             closing = self.layout_discards(game.rack_faces(seat), game.options)
-            out.extend(GoOut(game.kind_faces[k]) for k in kinds if game.kind_faces[k] in closing)
+            if closing:  # nearly always empty: then no face is hashed
+                out.extend(
+                    GoOut(game.kind_faces[k]) for k in kinds if game.kind_faces[k] in closing
+                )
             return
         hand = sorted(game.faces[p].kind for p in game.racks[seat])
         for k in kinds:
