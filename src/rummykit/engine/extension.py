@@ -119,6 +119,12 @@ class Extension(Generic[S]):
         """Candidate actions in this extension's phase (the game keeps those that verify)."""
         return iter(())
 
+    def legal(self, game: Game) -> list[Action] | None:
+        """The legal actions in this extension's phase, where the extension lists exactly
+        them (the game then verifies none of the list); None, the default: the game keeps
+        the :meth:`candidates` that verify."""
+        return None
+
     def actions_before_discards(self, game: Game, seat: int, out: list[Action]) -> None:
         """Add this extension's actions to a turn's legal list, after the draw, takes and
         table plays and before the discards (the list's order is part of the game: keep

@@ -1673,9 +1673,13 @@ class Game:
         if self.phase is Phase.DEAL_END:
             return [NextDeal()]
         owner = self._phase_owners.get(self.phase)
-        if owner is not None:
-            return [a for a in owner.candidates(self) if self.can(a)]
-        actions = self._turn_actions()
+        if owner is None:
+            actions = self._turn_actions()
+        else:
+            listed = owner.legal(self)
+            actions = (
+                [a for a in owner.candidates(self) if self.can(a)] if listed is None else listed
+            )
         # Legal actions are exactly those that verify, so applying one of them right
         # away (nothing logged in between) need not verify again.
         self._legal_cache = (len(self.log), actions)

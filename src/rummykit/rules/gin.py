@@ -116,18 +116,16 @@ def check_options(players: int, options: Options) -> None:
 # ------------------------------------------------------------------ card arithmetic
 
 
+_RANKS = tuple(rank_of_kind(k) - 1 for k in range(52))
+"""The 0-based rank (ace 0 .. king 12) of each natural kind (looked up: the knock check
+reads it thousands of times a deal)."""
+_SUITS = tuple(suit_of_kind(k) for k in range(52))
+_VALUES = tuple(min(10, rank_of_kind(k)) for k in range(52))
+
+
 def card_value(kind: int) -> int:
     """§G.8: ace 1, 2-10 face value, J/Q/K 10."""
-    return min(10, rank_of_kind(kind))
-
-
-def _rank(kind: int) -> int:
-    """The 0-based rank (ace 0 .. king 12) of a natural ``kind``."""
-    return rank_of_kind(kind) - 1
-
-
-def _suit(kind: int) -> int:
-    return suit_of_kind(kind)
+    return _VALUES[kind]
 
 
 def gin_melds(hand: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -135,20 +133,21 @@ def gin_melds(hand: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     3 to 5 of a suit; in OpenSpiel's listing order (sets by rank then card, four-card
     sets first; then runs by card, five-card runs first)."""
     out: list[tuple[int, ...]] = []
-    by_rank = sorted(hand, key=lambda k: (_rank(k), k))
+    ranks = _RANKS
+    by_rank = sorted(hand, key=lambda k: (ranks[k], k))
     n = len(by_rank)
     for i in range(n - 3):
-        if _rank(by_rank[i]) == _rank(by_rank[i + 3]):
+        if ranks[by_rank[i]] == ranks[by_rank[i + 3]]:
             a, b, c, d = by_rank[i : i + 4]
             out += [(a, b, c, d), (a, b, d), (a, c, d)]
     for i in range(n - 2):
-        if _rank(by_rank[i]) == _rank(by_rank[i + 2]):
+        if ranks[by_rank[i]] == ranks[by_rank[i + 2]]:
             out.append(tuple(by_rank[i : i + 3]))
     by_card = sorted(hand)
     for size in (5, 4, 3):
         for i in range(n - size + 1):
             low, high = by_card[i], by_card[i + size - 1]
-            if high - low == size - 1 and _suit(low) == _suit(high):
+            if high - low == size - 1 and _SUITS[low] == _SUITS[high]:
                 out.append(tuple(by_card[i : i + size]))
     return tuple(out)
 
@@ -185,7 +184,8 @@ def _best_value(mask: int) -> int:
 
 
 def _total(kinds: Sequence[int]) -> int:
-    return sum(map(card_value, kinds))
+    values = _VALUES
+    return sum([values[k] for k in kinds])
 
 
 def deadwood(hand: Sequence[int]) -> int:
@@ -197,7 +197,7 @@ def deadwood(hand: Sequence[int]) -> int:
 def _knock_deadwood(hand: tuple[int, ...]) -> int:
     melds = gin_melds(hand)
     masks = [_mask(m) for m in melds]
-    values = [sum(map(card_value, m)) for m in melds]
+    values = [_total(m) for m in melds]
     target = _best_value(_mask(hand))
     chosen = 0
 
@@ -225,7 +225,7 @@ def _knock_deadwood(hand: tuple[int, ...]) -> int:
     dead = [k for k in hand if not chosen >> k & 1]
     total = _total(dead)
     if len(hand) == HAND_SIZE + 1 and dead:
-        total -= card_value(max(dead, key=lambda k: (_rank(k), k)))
+        total -= _VALUES[max(dead, key=lambda k: (_RANKS[k], k))]
     return total
 
 
@@ -233,7 +233,8 @@ def knock_deadwood(hand: Sequence[int]) -> int:
     """§G.4: the deadwood a knock is checked against.  With eleven cards, the
     deadwood of one best arrangement less its highest card (the one to be discarded);
     among arrangements worth the same, the first in OpenSpiel's listing order counts."""
-    return _knock_deadwood(tuple(hand))
+    # The answer does not depend on the order the cards are held in.
+    return _knock_deadwood(tuple(sorted(hand)))
 
 
 def knock_discards(hand: Sequence[int], limit: int) -> tuple[int, ...]:
@@ -264,9 +265,9 @@ def knock_melds(hand: Sequence[int], limit: int) -> tuple[tuple[int, ...], ...]:
 
 def _run_ends(run: Sequence[int]) -> Iterator[int]:
     low, high = min(run), max(run)
-    if _rank(low) > 0:
+    if _RANKS[low] > 0:
         yield low - 1
-    if _rank(high) < RANKS_PER_SUIT - 1:
+    if _RANKS[high] < RANKS_PER_SUIT - 1:
         yield high + 1
 
 
@@ -277,11 +278,11 @@ def layoff_kinds(melds: Sequence[Sequence[int]], layoffs: Sequence[int]) -> froz
     by at most two cards at each end)."""
     out: set[int] = set()
     for meld in melds:
-        if len({_rank(k) for k in meld}) == 1:
+        if len({_RANKS[k] for k in meld}) == 1:
             if len(meld) == 3:
-                suits = {_suit(k) for k in meld}
+                suits = {_SUITS[k] for k in meld}
                 missing = min(s for s in range(4) if s not in suits)
-                out.add(missing * RANKS_PER_SUIT + _rank(meld[0]))
+                out.add(missing * RANKS_PER_SUIT + _RANKS[meld[0]])
             continue
         ends = set(_run_ends(meld))
         out.update(_run_ends([*meld, *(k for k in layoffs if k in ends)]))

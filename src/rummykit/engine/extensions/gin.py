@@ -230,6 +230,11 @@ class Gin(Extension[GinState]):
     def candidates(self, game: Game) -> Iterator[Action]:
         yield from self._legal(game)
 
+    def legal(self, game: Game) -> list[Action] | None:
+        # The list is built from the rules themselves: verifying each entry would build
+        # it again once per entry.
+        return self._legal(game)
+
     def _legal(self, game: Game) -> list[Action]:
         """The legal actions of the seat to move, in a stable order."""
         state = self.state(game)
