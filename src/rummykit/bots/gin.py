@@ -8,7 +8,7 @@ showdown lay off everything it can, then lay the melds of the best arrangement.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from rummykit.engine.actions import Action, Discard, Draw, Meld, Ready, TakeColumn
 from rummykit.engine.extensions.gin import Knock, LayOff, Pass
@@ -37,10 +37,12 @@ _PLAYS_GIN: dict[int, tuple[Variant, bool]] = {}
 """By variant id: (the variant, whether it plays gin); the entry keeps the id valid."""
 
 
-def _best_after_discard(kinds: list[int]) -> tuple[int, int]:
-    """(deadwood, -value) of the best discard from ``kinds``, and that card's kind."""
+def _best_after_discard(kinds: list[int], among: Iterable[int] = ()) -> tuple[int, int]:
+    """The deadwood left by the best discard from ``kinds`` (least deadwood, then the
+    highest card, then the lowest kind), and that card's kind; ``among``: only these
+    kinds may go (default: any card held)."""
     best: tuple[int, int, int] | None = None
-    for k in sorted(set(kinds)):
+    for k in set(among) or set(kinds):
         rest = list(kinds)
         rest.remove(k)
         key = (deadwood(rest), -card_value(k), k)
@@ -82,14 +84,6 @@ def gin_action(view: SeatView, legal: Sequence[Action]) -> Action:
             return fallback
     discards = [a for a in legal if isinstance(a, Discard)]
     if discards:
-        allowed = {a.face.kind for a in discards}
-        best_key: tuple[int, int, int] | None = None
-        for k in allowed:
-            rest = list(kinds)
-            rest.remove(k)
-            key = (deadwood(rest), -card_value(k), k)
-            if best_key is None or key < best_key:
-                best_key = key
-        assert best_key is not None
-        return next(a for a in discards if a.face.kind == best_key[2])
+        _, kind = _best_after_discard(kinds, (a.face.kind for a in discards))
+        return next(a for a in discards if a.face.kind == kind)
     return legal[0]
