@@ -205,6 +205,35 @@ def test_card_game_two_people_two_bots(browser: Any, server: str) -> None:
         assert not e.errors
 
 
+def test_a_gin_deal_is_played_by_clicking(browser: Any, server: str) -> None:
+    """Issue 14 item 4: Gin Rummy joins the browser like every variant: a person plays a
+    whole deal against a bot by clicking (the up-card offer, draws, discards and, when
+    the deal gets there, the knock, the melds and the lay-offs)."""
+    page, errors = _page(browser, "ro-RO")
+    create_table(page, server, variant="gin", name="Ana", seats=["bot:greedy"])
+    state = wait_for_state(page)
+    assert len(state["view"]["rack"]) in (10, 11) and state["view"]["rack"][0][-1] in "SHDC"
+    played: list[str] = []
+    play_humans([page], on_action=lambda _page, action: played.append(action))
+    final = snapshot(page)["view"]
+    assert final["phase"] == "match_end" and len(final["results"]) == 1
+    # A knock ends the deal with its scores, or the wall with none (§G.6, §G.8).
+    result = final["results"][0]
+    assert result["end"] == "knock" or result["scores"] == [0, 0], result
+    assert played and {a.split()[0] for a in played} <= {
+        "draw",
+        "take",
+        "pass",
+        "discard",
+        "knock",
+        "meld",
+        "layoff",
+        "ready",
+        "next",
+    }
+    assert not errors.errors
+
+
 def test_reload_mid_turn_restores_the_table(browser: Any, server: str) -> None:
     page, errors = _page(browser)
     create_table(page, server, variant="remi_ro", name="Ana", seats=["bot:greedy"] * 3)
