@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rummykit.model.melds import MeldKind, MeldRules
-from rummykit.model.pieces import RANKS_PER_SUIT, Face, rank_of_kind, suit_of_kind
+from rummykit.model.pieces import JOKER_KIND, RANKS_PER_SUIT, Face, rank_of_kind, suit_of_kind
 from rummykit.rules.cards import card_pack, deal_in_packets
 from rummykit.rules.options import OptionError, OptionKind, Options, VariantOptions, option
 from rummykit.rules.variant import (
@@ -116,11 +116,11 @@ def check_options(players: int, options: Options) -> None:
 # ------------------------------------------------------------------ card arithmetic
 
 
-_RANKS = tuple(rank_of_kind(k) - 1 for k in range(52))
+_RANKS = tuple(rank_of_kind(k) - 1 for k in range(JOKER_KIND + 1))
 """The 0-based rank (ace 0 .. king 12) of each natural kind (looked up: the knock check
 reads it thousands of times a deal)."""
-_SUITS = tuple(suit_of_kind(k) for k in range(52))
-_VALUES = tuple(min(10, rank_of_kind(k)) for k in range(52))
+_SUITS = tuple(suit_of_kind(k) for k in range(JOKER_KIND + 1))
+_VALUES = tuple(min(10, rank_of_kind(k)) for k in range(JOKER_KIND + 1))
 
 
 def card_value(kind: int) -> int:
