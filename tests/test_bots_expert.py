@@ -26,7 +26,15 @@ from rummykit.bots import (
 from rummykit.bots.board import closing_tile_action, tiles_short
 from rummykit.bots.expert import CARD_WEIGHT, Level, RackCost, _world_draws, unseen_faces
 from rummykit.bots.greedy import tile_usefulness
-from rummykit.engine.actions import Action, Attach, CloseBoard, DeclareBoard, Discard, Draw
+from rummykit.engine.actions import (
+    Action,
+    Attach,
+    CloseBoard,
+    DeclareBoard,
+    Discard,
+    Draw,
+    TakeColumn,
+)
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.position import analysis_game
 from rummykit.engine.view import SeatView, view
@@ -410,3 +418,52 @@ def test_expected_cost_shortcut_is_exact() -> None:
                     checked += 1
             game.apply(bots[seat].choose(seen, game.legal_actions(), rng))
     assert checked >= 400
+
+
+# ------------------------------------------- Vienna and Continental: the next draw counted
+
+
+def _cards(text: str) -> list[Face]:
+    return list(parse_faces(text, Material.CARDS))
+
+
+def _turn_start(variant: str, hand: str, top: str) -> tuple[SeatView, list[Action]]:
+    """Seat 0 of a 2-seat ``variant`` deal at the start of its turn, holding ``hand``,
+    ``top`` on the discard pile; it may draw or take the top discard."""
+    seen = replace(
+        view(Game(variant, 2, seed=5), 0),
+        rack=tuple(_cards(hand)),
+        column=tuple(_cards(top)),
+        phase=Phase.TURNS,
+    )
+    return seen, [Draw(), TakeColumn(0)]
+
+
+def test_medium_draws_in_vienna_where_the_stock_promises_more_than_the_top_card() -> None:
+    """RULES §6.3: a player draws from the stock or takes the top discard, and only the
+    deadwood shown at the call counts (§6.6).  Taking 3S and discarding a 6 leaves 17
+    instead of 20: greedy takes.  Two pairs wait for a third card (six 4s, six 6s and
+    four jokers unseen), so the stock's next card leaves less on average: medium
+    draws."""
+    seen, legal = _turn_start("vienna", "5S 5D 5C 7H 8H 9H 4C 4D 6S 6D", "3S")
+    assert GreedyBot().choose(seen, legal, random.Random(0)) == TakeColumn(0)
+    assert ExpertBot("medium").choose(seen, legal, random.Random(0)) == Draw()
+
+
+def test_medium_still_takes_a_vienna_discard_that_completes_a_meld() -> None:
+    """RULES §6.4: the top discard 4S makes a set of the pair 4C 4D, leaving 6 6: no
+    draw does as well on average, so medium takes it like greedy."""
+    seen, legal = _turn_start("vienna", "5S 5D 5C 7H 8H 9H 4C 4D 6S 6D", "4S")
+    assert GreedyBot().choose(seen, legal, random.Random(0)) == TakeColumn(0)
+    assert ExpertBot("medium").choose(seen, legal, random.Random(0)) == TakeColumn(0)
+
+
+def test_medium_vienna_discard_keeps_the_pair_with_outs() -> None:
+    """RULES §6.6: after the draw, of two discards leaving the same deadwood now (a
+    10-point card), greedy breaks the pair JH JH; medium keeps it (six jacks and four
+    jokers unseen would make it a set, §6.4) and lets KD go."""
+    hand = _cards("QS QS 4H 7H 8H JH JH 4D QD KD 10C")
+    seen = replace(view(Game("vienna", 2, seed=5), 0), rack=tuple(hand), phase=Phase.TURNS)
+    legal: list[Action] = [Discard(f) for f in sorted(set(hand))]
+    assert GreedyBot().choose(seen, legal, random.Random(0)) == Discard(_cards("JH")[0])
+    assert ExpertBot("medium").choose(seen, legal, random.Random(0)) == Discard(_cards("KD")[0])

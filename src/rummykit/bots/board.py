@@ -42,6 +42,7 @@ from rummykit.model.pieces import (
     rank_of_kind,
     suit_of_kind,
 )
+from rummykit.rules.options import VariantOptions
 from rummykit.rules.variant import ScoringSettings, Variant, find_variant
 
 __all__ = [
@@ -141,7 +142,14 @@ def _after_draw(rest: list[int], unseen: Counter[int], rules: MeldRules) -> floa
 
 def closing_multiplier(view: SeatView) -> int:
     """The factor for closing with a 1 or a joker under the view's options (1: none)."""
-    play = find_variant(view.variant).play_rules(view.options)
+    return _special_close_multiplier(view.variant, view.options)
+
+
+@lru_cache(maxsize=256)
+def _special_close_multiplier(variant: str, options: VariantOptions) -> int:
+    # Building the variant's PlayRules costs more than the rest of a bot's decision
+    # in many positions; options are frozen and hashable, so one per variant and options.
+    play = find_variant(variant).play_rules(options)
     return (play.find_setting(ScoringSettings) or ScoringSettings()).special_close_multiplier
 
 

@@ -57,7 +57,7 @@ from rummykit.engine.actions import (
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.view import SeatView
 from rummykit.model.arrange import KIND_COUNT, Arrangement, min_deadwood
-from rummykit.model.melds import HIGH_ACE
+from rummykit.model.melds import HIGH_ACE, MeldRules
 from rummykit.model.pieces import JOKER_KIND, SUIT_COUNT, Face, kind_of
 from rummykit.rules.variant import TakeUse, Variant, find_variant
 from rummykit.solver.deadwood import kind_points, least_deadwood
@@ -277,8 +277,17 @@ class ExpertBot:
     ) -> Action:
         """Greedy's action, or a searched discard or take in its place."""
         action = self._greedy.choose(view, legal, rng)
-        if variant.arrange_hand is not None or variant.find_layout is not None:
-            # Vienna and Continental: greedy already scores every discard exactly.
+        if variant.arrange_hand is not None:
+            # Vienna (RULES §6.6): only the deadwood shown at the call counts, so a
+            # discard is judged by the deadwood it leaves after the next draw.
+            if isinstance(action, Discard) and view.stock_count:
+                return self._deadwood_discard(view, legal, action, variant, rng)
+            if isinstance(action, Draw | TakeColumn) and view.column and view.stock_count:
+                return self._deadwood_take(view, legal, action, variant, rng)
+            return action
+        if variant.find_layout is not None:
+            # Continental: the expected pieces outside runs after the next draw was
+            # measured no better than greedy's count now (docs/bots.md), and slower.
             return action
         if isinstance(action, Discard):
             # Remi (board play) pays for the table too: shedding is for a charged hand.
@@ -404,6 +413,75 @@ class ExpertBot:
                 best_face, best_value = face, value
         return Discard(best_face)
 
+    def _deadwood_discard(
+        self,
+        view: SeatView,
+        legal: Sequence[Action],
+        chosen: Discard,
+        variant: Variant,
+        rng: random.Random,
+    ) -> Action:
+        """Vienna: among greedy's best ``top_k`` discards, the one whose rack leaves the
+        least deadwood (points) after the next draw and its best discard, averaged over
+        the pieces not seen.  Greedy looks at the rack now only, so between discards
+        that leave the same deadwood it cannot tell a hand with outs from one without."""
+        rack = list(view.rack)
+        legal_faces = {a.face for a in legal if isinstance(a, Discard)}
+        rules = variant.rules_for(view.options)
+        values = kind_points(variant)
+
+        def now(face: Face) -> tuple[int, int, Face]:
+            rest = list(rack)
+            rest.remove(face)
+            return (_deadwood(rest, rules, values), -values[face.kind], face)
+
+        ranked = sorted(legal_faces, key=now)[: self.level.top_k]
+        if chosen.face not in ranked:
+            return chosen
+        draws = self._draws(view, rng)
+        if len(ranked) < 2 or not draws:
+            return chosen
+        best_face, best_value = chosen.face, float("inf")
+        weight_sum = sum(w for _, w in draws)
+        for face in ranked:
+            rest = list(rack)
+            rest.remove(face)
+            total = 0.0
+            for drawn, weight in draws:
+                total += weight * _after_best_discard([*rest, drawn], rules, values)
+            # Greedy's pick keeps a small edge: a deviation must look clearly better.
+            value = total / weight_sum - (MARGIN if face == chosen.face else 0.0)
+            if value < best_value:
+                best_face, best_value = face, value
+        return Discard(best_face)
+
+    def _deadwood_take(
+        self,
+        view: SeatView,
+        legal: Sequence[Action],
+        chosen: Action,
+        variant: Variant,
+        rng: random.Random,
+    ) -> Action:
+        """Vienna: take the top discard when the deadwood it leaves (after the best
+        discard of another card, §2.5) beats the mean over the unseen draws."""
+        take = TakeColumn(len(view.column) - 1)
+        if take not in legal or Draw() not in legal:
+            return chosen
+        draws = self._draws(view, rng)
+        if not draws:
+            return chosen
+        rules = variant.rules_for(view.options)
+        values = kind_points(variant)
+        rack = list(view.rack)
+        top = view.column[-1]
+        taken = min(
+            _deadwood([*rack[:i], *rack[i + 1 :], top], rules, values) for i in range(len(rack))
+        )
+        weight_sum = sum(w for _, w in draws)
+        drawn = sum(w * _after_best_discard([*rack, f], rules, values) for f, w in draws)
+        return take if taken < drawn / weight_sum else Draw()
+
     def _maybe_take(
         self, view: SeatView, legal: Sequence[Action], variant: Variant, rng: random.Random
     ) -> Action:
@@ -421,6 +499,22 @@ class ExpertBot:
         taken = cost.after_discard([*rack, view.column[-1]])
         drawn = self._expected(rack, draws, cost)
         return take if taken < drawn else Draw()
+
+
+def _deadwood(rack: Sequence[Face], rules: MeldRules, values: Sequence[int]) -> int:
+    counts = [0] * KIND_COUNT
+    for face in rack:
+        counts[face.kind] += 1
+    return min_deadwood(counts, rules, values).points
+
+
+def _after_best_discard(rack: Sequence[Face], rules: MeldRules, values: Sequence[int]) -> int:
+    """The deadwood of ``rack`` once its costliest unmatched piece is discarded."""
+    counts = [0] * KIND_COUNT
+    for face in rack:
+        counts[face.kind] += 1
+    arrangement = min_deadwood(counts, rules, values)
+    return arrangement.points - max((values[k] for k in arrangement.deadwood), default=0)
 
 
 def _world_draws(
