@@ -20,7 +20,7 @@ import highspy
 import numpy as np
 
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, read_meld
-from rummykit.model.pieces import JOKER_KIND, Face, Material
+from rummykit.model.pieces import JOKER_KIND, Face, Material, kind_of, suit_of_kind
 from rummykit.rules.options import VariantOptions
 
 __all__ = ["Template", "ilp_best", "templates"]
@@ -53,9 +53,7 @@ def _template(kind: MeldKind, positions: tuple[int, ...], kinds: tuple[int, ...]
 
 
 def _face(kind: int, material: Material) -> Face:
-    return (
-        Face.joker(material) if kind == JOKER_KIND else Face.of(material, kind // 13, kind % 13 + 1)
-    )
+    return Face.from_kind(material, kind)
 
 
 def _legal(template: Template, rules: MeldRules, material: Material, suit: int) -> bool:
@@ -84,9 +82,7 @@ def templates(rules: MeldRules, jokers: int, material: Material) -> tuple[Templa
                 for wild in range(min(jokers, len(span)) + 1):
                     for chosen in combinations(span, wild):
                         kinds = tuple(
-                            JOKER_KIND
-                            if p in chosen
-                            else suit * 13 + (0 if p == HIGH_ACE else p - 1)
+                            JOKER_KIND if p in chosen else kind_of(suit, 1 if p == HIGH_ACE else p)
                             for p in span
                         )
                         t = _template(MeldKind.RUN, tuple(span), kinds)
@@ -96,7 +92,7 @@ def templates(rules: MeldRules, jokers: int, material: Material) -> tuple[Templa
         for size in range(rules.min_size, rules.set_max_size + 1):
             for wild in range(min(jokers, size) + 1):
                 for suits in combinations_with_replacement(range(4), size - wild):
-                    kinds = tuple(s * 13 + rank - 1 for s in suits) + (JOKER_KIND,) * wild
+                    kinds = tuple(kind_of(s, rank) for s in suits) + (JOKER_KIND,) * wild
                     t = _template(MeldKind.SET, (rank,) * size, kinds)
                     if _legal(t, rules, material, -1):
                         out.append(t)
@@ -407,7 +403,7 @@ def ilp_contract_value(counts: Sequence[int], rules: MeldRules, *, strict_mosaic
 
 
 def _suit(t: Template) -> int:
-    return next(k // 13 for k in t.kinds if k != JOKER_KIND)
+    return next(suit_of_kind(k) for k in t.kinds if k != JOKER_KIND)
 
 
 def _pairs(counts: Sequence[int]) -> bool:
@@ -438,7 +434,7 @@ def _mosaic(counts: Sequence[int], strict: bool) -> bool:
     for p in range(1, 15):
         rank = 1 if p == 14 else p
         for s in range(4):
-            upper[x(p, s)] = 1.0 if counts[s * 13 + rank - 1] else 0.0
+            upper[x(p, s)] = 1.0 if counts[kind_of(s, rank)] else 0.0
             upper[j(p, s)] = 1.0 if counts[JOKER_KIND] else 0.0
     rows: list[tuple[list[tuple[int, float]], float, float]] = []
     for p in range(1, 15):
@@ -446,7 +442,7 @@ def _mosaic(counts: Sequence[int], strict: bool) -> bool:
     for s in range(4):
         for rank in range(1, 14):
             spots = [1, 14] if rank == 1 else [rank]
-            c = float(counts[s * 13 + rank - 1])
+            c = float(counts[kind_of(s, rank)])
             rows.append(([(x(p, s), 1.0) for p in spots], c, c))
     jokers = float(counts[JOKER_KIND])
     rows.append(([(j(p, s), 1.0) for p in range(1, 15) for s in range(4)], jokers, jokers))

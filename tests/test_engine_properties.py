@@ -41,7 +41,7 @@ from rummykit.engine.actions import (
     TakeColumn,
 )
 from rummykit.engine.game import Phase
-from rummykit.model.pieces import Face, Material
+from rummykit.model.pieces import RANKS_PER_SUIT, Face, Material
 from rummykit.rules.remi_ro import REMI_RO, TILES_106
 
 MAT = Material.TILES
@@ -311,7 +311,7 @@ def random_actions(game: Game, rng: random.Random, count: int) -> Iterator[Actio
         elif rng.random() < 0.5:
             faces = [base]
             for rank in range(base.rank + 1, base.rank + rng.randint(3, 6)):
-                nxt = Face.of(MAT, base.suit_index, (rank - 1) % 13 + 1)
+                nxt = Face.of(MAT, base.suit_index, (rank - 1) % RANKS_PER_SUIT + 1)
                 if nxt in rack:
                     faces.append(nxt)
                 elif jokers:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from rummykit.model.arrange import Arrangement, best_packing, kind_values, min_deadwood
 from rummykit.model.candidates import Candidate, candidates, counts_of
 from rummykit.model.melds import MeldRules
-from rummykit.model.pieces import JOKER_KIND, Material, parse_faces
+from rummykit.model.pieces import JOKER_KIND, Material, parse_faces, rank_of_kind
 from rummykit.rules.remi_ro import MELD_RULES as RO_RULES
 from rummykit.rules.remi_ro import score_value as ro_value
 
@@ -24,7 +24,8 @@ CARDS = Material.CARDS
 RO_VALUES = kind_values(ro_value, TILES)
 # RULES §6.8 card values: ace 11, joker 25, K/Q/J 10, 2-10 face value.
 CARD_VALUES = tuple(
-    25 if k == JOKER_KIND else min(10, k % 13 + 1) if k % 13 else 11 for k in range(53)
+    25 if k == JOKER_KIND else 11 if rank_of_kind(k) == 1 else min(10, rank_of_kind(k))
+    for k in range(53)
 )
 ONE_JOKER = MeldRules(ace_both_ends=False, max_wild=1)  # RULES §6.4: one joker per meld
 

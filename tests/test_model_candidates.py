@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from rummykit.model.candidates import Candidate, candidates, candidates_with, counts_of
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, Reading, read_meld
-from rummykit.model.pieces import JOKER_KIND, Face, Material, parse_faces
+from rummykit.model.pieces import JOKER_KIND, Face, Material, kind_of, parse_faces
 from rummykit.rules.remi_ro import MELD_RULES
 
 TILES = Material.TILES
@@ -25,7 +25,7 @@ Key = tuple[MeldKind, int, tuple[int, ...], tuple[int, ...]]
 
 
 def face_of(kind: int) -> Face:
-    return JOKER if kind == JOKER_KIND else Face.of(TILES, kind // 13, kind % 13 + 1)
+    return Face.from_kind(TILES, kind)
 
 
 def kinds_of(text: str) -> list[int]:
@@ -61,10 +61,12 @@ def brute_force(kinds: Sequence[int], rules: MeldRules = MELD_RULES) -> set[Key]
         if not naturals:
             continue
         options: set[Face] = set()
-        if len({k // 13 for k in naturals}) == 1:
-            options |= {Face.of(TILES, naturals[0] // 13, r) for r in range(1, 14)}
-        if len({k % 13 for k in naturals}) == 1:
-            options |= {Face.of(TILES, s, naturals[0] % 13 + 1) for s in range(4)}
+        natural_faces = [face_of(k) for k in naturals]
+        first = natural_faces[0]
+        if len({f.suit_index for f in natural_faces}) == 1:
+            options |= {Face.of(TILES, first.suit_index, r) for r in range(1, 14)}
+        if len({f.rank for f in natural_faces}) == 1:
+            options |= {Face.of(TILES, s, first.rank) for s in range(4)}
         faces = [face_of(k) for k in sub]
         jokers = len(sub) - len(naturals)
         for decl in itertools.product(sorted(options), repeat=jokers):
@@ -84,8 +86,8 @@ def small_racks(draw: st.DrawFn) -> list[int]:
     colour = draw(st.integers(0, 3))
     low = draw(st.sampled_from([0, 0, 3, 7, 9, 10]))
     tile = st.one_of(
-        st.builds(lambda r: colour * 13 + r, st.integers(low, min(low + 4, 12))),
-        st.builds(lambda c, r: c * 13 + r, st.integers(0, 3), st.sampled_from([0, low, 12])),
+        st.builds(lambda r: kind_of(colour, r + 1), st.integers(low, min(low + 4, 12))),
+        st.builds(lambda c, r: kind_of(c, r + 1), st.integers(0, 3), st.sampled_from([0, low, 12])),
         st.integers(0, 51),
     )
     naturals = draw(st.lists(tile, min_size=size, max_size=size))
@@ -231,7 +233,7 @@ def two_pack_racks(draw: st.DrawFn) -> list[int]:
     ranks = draw(st.lists(st.integers(0, 12), min_size=1, max_size=2))
     size = draw(st.integers(max(3 - jokers, 1), 10 - jokers))
     card = st.one_of(
-        st.builds(lambda s, r: s * 13 + r, st.integers(0, 3), st.sampled_from(ranks)),
+        st.builds(lambda s, r: kind_of(s, r + 1), st.integers(0, 3), st.sampled_from(ranks)),
         st.integers(0, 51),
     )
     naturals = draw(st.lists(card, min_size=size, max_size=size))
@@ -328,10 +330,7 @@ def wild_rank_brute_force(kinds: Sequence[int], rules: MeldRules) -> set[CardKey
         sub = [k for k, n in zip(present, take, strict=True) for _ in range(n)]
         if len(sub) < rules.min_size:
             continue
-        faces = [
-            Face.joker(CARDS) if k == JOKER_KIND else Face.of(CARDS, k // 13, k % 13 + 1)
-            for k in sub
-        ]
+        faces = [Face.from_kind(CARDS, k) for k in sub]
         for reading in read_meld(faces, rules):
             pairs = [
                 (p, k, reading.represents(faces, i) != faces[i])
@@ -346,9 +345,9 @@ def card_racks(draw: st.DrawFn) -> list[int]:
     """3-7 cards around a few ranks of two suits, with 2s and at most one joker."""
     suit = draw(st.integers(0, 3))
     card = st.one_of(
-        st.builds(lambda r: suit * 13 + r, st.sampled_from([0, 2, 3, 4, 11, 12])),
+        st.builds(lambda r: kind_of(suit, r + 1), st.sampled_from([0, 2, 3, 4, 11, 12])),
         st.sampled_from(TWO_KINDS),
-        st.builds(lambda r: ((suit + 1) % 4) * 13 + r, st.sampled_from([2, 3])),
+        st.builds(lambda r: kind_of((suit + 1) % 4, r + 1), st.sampled_from([2, 3])),
     )
     kinds = draw(st.lists(card, min_size=3, max_size=6))
     return kinds + [JOKER_KIND] * draw(st.integers(0, 1))

@@ -797,7 +797,7 @@ def generated_contract(rng: random.Random, name: str) -> list[Face]:
             out += [Face.of(TILES, c, rank) for c in rng.sample(range(4), size)]
         return out
     if name == "doubles":
-        return [Face.of(TILES, k // 13, k % 13 + 1) for k in rng.sample(range(52), 7) for _ in "xx"]
+        return [Face.from_kind(TILES, k) for k in rng.sample(range(52), 7) for _ in "xx"]
     # simple: random runs and sets (at most two copies of a tile)
     while True:
         tiles: list[Face] = []

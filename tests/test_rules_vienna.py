@@ -30,7 +30,7 @@ from rummykit.engine.record import record_of, replay
 from rummykit.engine.view import public_notation
 from rummykit.model.candidates import counts_of
 from rummykit.model.melds import read_meld
-from rummykit.model.pieces import JOKER_KIND, Face, Material
+from rummykit.model.pieces import Face, Material
 from rummykit.rules.options import OptionError
 from rummykit.rules.variant import SeatOutcome, find_variant
 from rummykit.rules.vienna import (
@@ -307,13 +307,7 @@ def test_joker_stays_unmatched_when_no_meld_takes_it() -> None:
 
 
 hands = st.lists(
-    st.integers(0, 52).map(
-        lambda k: (
-            Face.joker(Material.CARDS)
-            if k == JOKER_KIND
-            else Face.of(Material.CARDS, k // 13, k % 13 + 1)
-        )
-    ),
+    st.integers(0, 52).map(lambda k: Face.from_kind(Material.CARDS, k)),
     min_size=0,
     max_size=8,
 ).filter(lambda fs: all(fs.count(f) <= (4 if f.is_joker else 2) for f in fs))

@@ -9,7 +9,7 @@ import pytest
 
 from ilp_support import ilp_contract_value, ilp_cover_with_run_and_set
 from rummykit.model.candidates import counts_of
-from rummykit.model.pieces import JOKER_KIND, Face, Material, parse_faces
+from rummykit.model.pieces import JOKER_KIND, RANKS_PER_SUIT, Face, Material, kind_of, parse_faces
 from rummykit.rules import find_variant
 from rummykit.rules.remi_ro import MELD_RULES, REMI_RO
 from rummykit.solver import ContractAnswer, best_contract
@@ -60,7 +60,7 @@ def _near_contract(rng: random.Random) -> list[int] | None:
     kinds: list[int] = []
     if shape == 0:  # monocolour, or a mosaic-like mix of colours
         colours = [rng.randrange(4)] * 14 if rng.random() < 0.5 else _alternating(rng)
-        kinds = [c * 13 + (p % 13) for p, c in enumerate(colours)]
+        kinds = [kind_of(c, p % RANKS_PER_SUIT + 1) for p, c in enumerate(colours)]
     elif shape == 1:  # doubles
         kinds = [k for k in rng.sample(range(52), 7) for _ in range(2)]
     elif shape == 2:  # bicolour: two runs of two colours
@@ -72,7 +72,7 @@ def _near_contract(rng: random.Random) -> list[int] | None:
     elif shape == 3:  # bete: sets of 4, 4, 3, 3
         for size in (4, 4, 3, 3):
             rank = rng.randrange(13)
-            kinds += [s * 13 + rank for s in rng.sample(range(4), size)]
+            kinds += [kind_of(s, rank + 1) for s in rng.sample(range(4), size)]
     else:  # a simple cover by runs and sets
         while len(kinds) < 14:
             size = min(rng.randint(3, 5), 14 - len(kinds))
@@ -82,7 +82,7 @@ def _near_contract(rng: random.Random) -> list[int] | None:
                 kinds += _run(rng.randrange(4), rng.randint(1, 15 - size), size)
             else:
                 rank = rng.randrange(13)
-                kinds += [s * 13 + rank for s in rng.sample(range(4), min(size, 4))]
+                kinds += [kind_of(s, rank + 1) for s in rng.sample(range(4), min(size, 4))]
         kinds = kinds[:14]
     for _ in range(rng.choice((0, 0, 1, 2))):
         kinds[rng.randrange(14)] = JOKER_KIND
@@ -95,7 +95,7 @@ def _near_contract(rng: random.Random) -> list[int] | None:
 
 
 def _run(colour: int, start: int, size: int) -> list[int]:
-    return [colour * 13 + (p - 1) % 13 for p in range(start, start + size)]
+    return [kind_of(colour, (p - 1) % RANKS_PER_SUIT + 1) for p in range(start, start + size)]
 
 
 def _alternating(rng: random.Random) -> list[int]:
@@ -116,7 +116,7 @@ def _racks(count: int, seed: int) -> list[tuple[Face, ...]]:
 
 
 def face_of(kind: int) -> Face:
-    return Face.joker(TILES) if kind == JOKER_KIND else Face.of(TILES, kind // 13, kind % 13 + 1)
+    return Face.from_kind(TILES, kind)
 
 
 @pytest.mark.heavy
