@@ -51,7 +51,7 @@ from rummykit.engine.legal import (
 )
 from rummykit.engine.table import Formation
 from rummykit.engine.table_play import TablePlay
-from rummykit.engine.turn import Snapshot, Turn, TurnChecks
+from rummykit.engine.turn import Snapshot, Turn, TurnChecks, take_snapshot
 from rummykit.model.pieces import JOKER_KIND, Face
 from rummykit.rules.options import VariantOptions, fingerprint
 from rummykit.rules.variant import DealLayout, Variant, find_variant
@@ -79,6 +79,13 @@ _DISPATCH_FIELDS = (
     "_table_hooks",
     "_column_hooks",
     "_take_use_hooks",
+    "_action_hooks",
+    "_turn_list_hooks",
+    "_commit_hooks",
+    "_obliged_hooks",
+    "_misfit_hooks",
+    "_attached_hooks",
+    "_formation_attach_hooks",
 )
 """What :meth:`Game._set_dispatch` builds from the extensions (rebuilt after unpickling)."""
 
@@ -297,6 +304,13 @@ class Game(TurnChecks, TablePlay, Enumeration, DealEnd):
         self._table_hooks = _overriding(self.extensions, "table_play_problem")
         self._column_hooks = _overriding(self.extensions, "column_take_problem")
         self._take_use_hooks = _overriding(self.extensions, "take_use_waived")
+        self._action_hooks = _overriding(self.extensions, "verify_turn_action")
+        self._turn_list_hooks = _overriding(self.extensions, "turn_actions")
+        self._commit_hooks = _overriding(self.extensions, "turn_commit_problem")
+        self._obliged_hooks = _overriding(self.extensions, "obliged_pieces")
+        self._misfit_hooks = _overriding(self.extensions, "verify_misfit_attach")
+        self._attached_hooks = _overriding(self.extensions, "attached")
+        self._formation_attach_hooks = _overriding(self.extensions, "formation_attaches")
 
     def writable_state(self, name: str) -> ExtensionState:
         """Extension ``name``'s state of this deal, to change: a game and its copies
@@ -352,12 +366,8 @@ class Game(TurnChecks, TablePlay, Enumeration, DealEnd):
         handler = self._verifiers.get(type(action))
         if handler is None:
             raise self.fail(action, "§2.3", f"{self.variant.name} has no such action")
-        if self.turn.displaced is not None and type(action) not in (Attach, ResetTurn):
-            raise self.fail(
-                action,
-                self.play.cite("joker_shift", "§4.5"),
-                f"first attach the joker lifted from m{self.turn.displaced_from}",
-            )
+        for ext in self._action_hooks:
+            ext.verify_turn_action(self, action)
         handler(self, action)
 
     def can(self, action: Action) -> bool:
@@ -425,15 +435,7 @@ class Game(TurnChecks, TablePlay, Enumeration, DealEnd):
             self.snapshot = self._take_snapshot()
 
     def _take_snapshot(self) -> Snapshot:
-        seat = self.to_move
-        return Snapshot(
-            self.racks[seat][:],
-            self.column[:],
-            self.table[:],
-            self.credit[:],
-            set(self.locked),
-            self.turn.copy(),
-        )
+        return take_snapshot(self)
 
     def in_turn(self, action: Action) -> None:
         if self.phase not in (Phase.ROUND1, Phase.TURNS):

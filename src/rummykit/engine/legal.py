@@ -66,9 +66,6 @@ class _FormationPlays(NamedTuple):
     attaches: tuple[tuple[int, Attach], ...]
     """(natural kind, its lay-off) for each natural that fits, kinds ascending."""
     joker_attaches: tuple[Attach, ...]
-    shifts: tuple[tuple[int, Attach, bool], ...]
-    """§4.5 (runs): (natural kind a joker stands for, its lay-off, whether the lifted
-    joker could go to a free end of the same run)."""
     run_exchanges: tuple[tuple[int, int, ExchangeJoker], ...]
     """(joker piece, natural kind it stands for, the exchange) of each joker of a run."""
     jokers: tuple[int, ...]
@@ -235,11 +232,10 @@ class Enumeration(GameFields):
         play = self.play
         faces = self.faces
         out: list[Action] = []
-        if turn.displaced is not None:
-            # §4.5: the lifted joker goes back on the table before anything else.
-            out.extend(self._joker_moves(self.table[turn.displaced_from - 1]))
-            out.append(_RESET)
-            return out
+        for ext in self._turn_list_hooks:
+            listed = ext.turn_actions(cast("Game", self), seat)
+            if listed is not None:
+                return listed
         if turn.acquired is None:
             if self.stock:
                 out.append(_DRAW)
@@ -315,14 +311,16 @@ class Enumeration(GameFields):
         plays = [self._plays(formation) for formation in table]
         if size >= minimum and (can_attach or self.turn.pending_jokers):
             holds_joker = counts[JOKER_KIND] > 0
-            shift = play.joker_shift
+            attach_hooks = self._formation_attach_hooks
             own_only = play.joker_layoff_own_only
             found: list[Action] = []
             for formation_plays in plays:
                 if can_attach:
                     found.extend([a for kind, a in formation_plays.attaches if counts[kind]])
-                    if shift and formation_plays.shifts:
-                        found.extend(self._shift_attaches(formation_plays, plays, counts))
+                    for ext in attach_hooks:
+                        ext.formation_attaches(
+                            cast("Game", self), seat, formation_plays.formation, counts, found
+                        )
                 if holds_joker and (formation_plays.formation.owner == seat or not own_only):
                     found.extend(formation_plays.joker_attaches)
             if size == 1:
@@ -334,24 +332,6 @@ class Enumeration(GameFields):
             )
         for ext in self._table_action_hooks:
             ext.table_actions(cast("Game", self), seat, out)
-
-    def _shift_attaches(
-        self,
-        formation_plays: _FormationPlays,
-        plays: list[_FormationPlays],
-        counts: tuple[int, ...],
-    ) -> Iterator[Attach]:
-        """§4.5: lay-offs of a held natural onto the joker of a run that stands for it
-        (where the lifted joker would have somewhere to go: see :meth:`_joker_moves`)."""
-        relocation = self.play.joker_relocation
-        for kind, action, stays_on_run in formation_plays.shifts:
-            if not counts[kind]:
-                continue
-            if stays_on_run or (
-                relocation
-                and any(p.joker_attaches for p in plays if p.formation.id != action.target)
-            ):
-                yield action
 
     def _plays(self, formation: Formation) -> _FormationPlays:
         """What the seat to move may play on ``formation``, before looking at its rack
@@ -374,7 +354,6 @@ class Enumeration(GameFields):
         slots = _natural_slots(formation, self.rules)
         attaches = tuple((kind, _attach(kind_faces[kind], formation.id)) for kind in sorted(slots))
         joker_attaches = tuple(self._joker_attaches(formation, joker))
-        shifts: list[tuple[int, Attach, bool]] = []
         run_exchanges: list[tuple[int, int, ExchangeJoker]] = []
         jokers = [i for i, k in enumerate(formation.kinds) if k == JOKER_KIND]
         missing: tuple[Face, ...] = ()
@@ -384,11 +363,6 @@ class Enumeration(GameFields):
                 stands_for = formation.represented(self.pieces, i)
                 assert stands_for is not None
                 kind = stands_for.kind
-                # What the lifted joker could do depends on the run without it, not
-                # on which copy of the natural replaces it.
-                lifted = formation.replacing(formation.pieces[i], formation.pieces[i], kind)
-                stays_on_run = any(self._joker_attaches(lifted, joker))
-                shifts.append((kind, Attach(kind_faces[kind], formation.id), stays_on_run))
                 action = ExchangeJoker((stands_for,), formation.id)
                 run_exchanges.append((formation.pieces[i], kind, action))
         elif jokers:
@@ -403,7 +377,6 @@ class Enumeration(GameFields):
             slots,
             attaches,
             joker_attaches,
-            tuple(shifts),
             tuple(run_exchanges),
             tuple(formation.pieces[i] for i in jokers),
             missing,
@@ -411,13 +384,21 @@ class Enumeration(GameFields):
             all_exchange,
         )
 
+    def joker_attaches(self, formation: Formation) -> tuple[Attach, ...]:
+        """The lay-offs of a joker onto ``formation``, any formation (looked up where the
+        table's formation of its id is this one)."""
+        known = self._plays_by_formation.get(formation.id)
+        if known is not None and known[0] is formation:
+            return known[1].joker_attaches
+        return tuple(self._joker_attaches(formation, self.kind_faces[JOKER_KIND]))
+
     def _joker_attaches(self, formation: Formation, joker: Face) -> Iterator[Attach]:
         material = self.pieces.material
         if formation.kind is MeldKind.SET:
-            if self._attach_slot(formation, joker, None) is not None:
+            if self.attach_slot(formation, joker, None) is not None:
                 yield Attach(joker, formation.id)
             return
-        # The joker limits of _attach_slot, checked once for both ends.
+        # The joker limits of attach_slot, checked once for both ends.
         rules = self.rules
         wild = 1 + formation.kinds.count(JOKER_KIND)
         if (rules.max_wild is not None and wild > rules.max_wild) or (

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from rummykit.engine.actions import Action, Attach, ExchangeJoker, Meld, ResetTurn
 from rummykit.engine.core import GameFields, Phase
 from rummykit.engine.table import Formation
+from rummykit.engine.turn import restore_snapshot
 from rummykit.model.melds import MeldKind, MeldRules, best_reading, read_meld
 from rummykit.model.pieces import JOKER_KIND, Face
 
@@ -166,7 +167,7 @@ class TablePlay(GameFields):
             )
         return self.table[target - 1]
 
-    def _attach_slot(self, formation: Formation, face: Face, declared: Face | None) -> int | None:
+    def attach_slot(self, formation: Formation, face: Face, declared: Face | None) -> int | None:
         if not face.is_joker:
             return self._plays(formation).slots.get(face.kind)
         rules = self.rules
@@ -209,10 +210,6 @@ class TablePlay(GameFields):
         seat = self.to_move
         (piece,) = self.pick(seat, (action.face,), action)
         formation = self.formation(action, action.target)
-        if self.turn.displaced is not None:
-            self._verify_joker_move(action, formation)
-            self._keeps_discard(action, 1)
-            return
         freed_joker = piece in self.turn.pending_jokers
         if not (freed_joker or self._may_lay_off(seat)):
             raise self.fail(
@@ -226,68 +223,17 @@ class TablePlay(GameFields):
             )
         if action.declared is not None and not action.face.is_joker:
             raise self.fail(action, "§2.2", "only a joker is declared")
-        if self._attach_slot(formation, action.face, action.declared) is None:
-            index = self._shifted_joker(formation, action.face)
-            if index is None:
-                raise self.fail(
-                    action,
-                    self.play.cite("attach", "§2.1(7)"),
-                    f"{action.face} does not fit {formation.notation(self.pieces)}",
-                )
-            lifted = formation.replacing(formation.pieces[index], piece, action.face.kind)
-            if not self._joker_moves(lifted):
-                raise self.fail(
-                    action,
-                    self.play.cite("joker_relocation", "§4.5/A-10"),
-                    f"the joker that {action.face} replaces in "
-                    f"{formation.notation(self.pieces)} has nowhere to go on the table",
-                )
-            return  # the lifted joker comes back to the rack: one piece still stays
+        if self.attach_slot(formation, action.face, action.declared) is None:
+            # A lay-off that does not fit may still be a variant's play (e.g. §4.5).
+            for ext in self._misfit_hooks:
+                if ext.verify_misfit_attach(cast("Game", self), action, piece, formation):
+                    return
+            raise self.fail(
+                action,
+                self.play.cite("attach", "§2.1(7)"),
+                f"{action.face} does not fit {formation.notation(self.pieces)}",
+            )
         self._keeps_discard(action, 1)
-
-    def _shifted_joker(self, formation: Formation, face: Face) -> int | None:
-        """§4.5: the index of the joker in run ``formation`` that natural ``face`` replaces."""
-        if not self.play.joker_shift or formation.kind is not MeldKind.RUN or face.is_joker:
-            return None
-        for i, kind in enumerate(formation.kinds):
-            if kind == JOKER_KIND and formation.represented(self.pieces, i) == face:
-                return i
-        return None
-
-    def _joker_moves(self, source: Formation) -> list[Attach]:
-        """§4.5/A-10: where a joker lifted from ``source`` may go: a free end of the same
-        run, or else (a complete run) any other formation it fits."""
-        joker = self.kind_faces[JOKER_KIND]
-        moves = list(self._joker_attaches(source, joker))
-        if moves or not self.play.joker_relocation:
-            return moves
-        for formation in self.table:
-            if formation.id != source.id:
-                moves.extend(self._joker_attaches(formation, joker))
-        return moves
-
-    def _verify_joker_move(self, action: Attach, formation: Formation) -> None:
-        source = self.table[self.turn.displaced_from - 1]
-        targets = {a.target for a in self._joker_moves(source)}
-        if not action.face.is_joker:
-            raise self.fail(
-                action,
-                self.play.cite("joker_shift", "§4.5"),
-                f"first attach the joker lifted from m{source.id}",
-            )
-        if formation.id not in targets:
-            where = "a free end of that run" if source.id in targets else "another formation"
-            raise self.fail(
-                action,
-                self.play.cite("joker_shift", "§4.5"),
-                f"the joker lifted from m{source.id} goes to {where}",
-            )
-        if self._attach_slot(formation, action.face, action.declared) is None:
-            raise self.fail(
-                action,
-                self.play.cite("joker_shift", "§4.5"),
-                f"the joker does not fit {formation.notation(self.pieces)} there",
-            )
 
     def _may_lay_off(self, seat: int) -> bool:
         play = self.play
@@ -305,25 +251,18 @@ class TablePlay(GameFields):
         seat = self.to_move
         (piece,) = self.pick(seat, (action.face,), action)
         formation = self.table[action.target - 1]
-        slot = self._attach_slot(formation, action.face, action.declared)
+        slot = self.attach_slot(formation, action.face, action.declared)
         self.turn.attached = True
         self.turn.dirty = True
         if slot is None:
-            # §4.5: the card takes the joker's place; the joker is lifted, to be
-            # attached again by the next action.
-            index = self._shifted_joker(formation, action.face)
-            assert index is not None
-            joker = formation.pieces[index]
-            self.table[action.target - 1] = formation.replacing(joker, piece, action.face.kind)
-            self.place(seat, [piece], new_formation=False)
-            self.racks[seat].append(joker)
-            self.racks[seat].sort()
-            self.turn.displaced = joker
-            self.turn.displaced_from = formation.id
-            return
+            for ext in self._misfit_hooks:
+                if ext.apply_misfit_attach(cast("Game", self), action, piece, formation):
+                    return
+            raise AssertionError("a verified lay-off that does not fit")
         self.table[action.target - 1] = formation.with_piece(piece, action.face.kind, slot)
         self.place(seat, [piece], new_formation=False)
-        self.turn.displaced = None
+        for ext in self._attached_hooks:
+            ext.attached(cast("Game", self), seat, action)
         if piece in self.turn.must_use and self.play.taken_piece_may_attach:
             self.turn.new_formations.append(formation.id)
         self._go_out_if_empty()
@@ -469,12 +408,7 @@ class TablePlay(GameFields):
     def _apply_reset(self, action: ResetTurn) -> None:
         snap = self.snapshot
         assert snap is not None
-        self.racks[self.to_move] = snap.rack[:]
-        self.column = snap.column[:]
-        self.table = snap.table[:]
-        self.credit = snap.credit[:]
-        self.locked = set(snap.locked)
-        self.turn = snap.turn.copy()
+        restore_snapshot(self, snap)
         self.snapshot = None
 
     def _go_out_if_empty(self) -> None:

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, cast
+from collections.abc import Callable, Sequence
+from dataclasses import MISSING, dataclass, field, fields
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from rummykit.engine.actions import Action, Attach, Meld
 from rummykit.engine.core import GameFields
@@ -15,14 +15,35 @@ from rummykit.model.pieces import Face
 from rummykit.rules.variant import OpeningStructure, TakeUse
 
 if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
     from rummykit.engine.game import Game
 
-__all__ = ["Snapshot", "Turn", "TurnChecks"]
+__all__ = ["Snapshot", "Turn", "TurnChecks", "restore_snapshot", "take_snapshot"]
+
+_T = TypeVar("_T", bound="DataclassInstance")
+
+
+def _copier(cls: type[_T]) -> Callable[[_T], _T]:
+    """A copy function for the slots dataclass ``cls``, generated from its fields so that
+    none is forgotten: a field with a ``default_factory`` (a list, set or dict, whose
+    elements are immutable) is copied, any other is shared (immutable)."""
+    args = ", ".join(
+        f"self.{f.name}.copy()" if f.default_factory is not MISSING else f"self.{f.name}"
+        for f in fields(cls)
+    )
+    namespace: dict[str, Any] = {"cls": cls}
+    exec(f"def copy(self):\n    return cls({args})\n", namespace)
+    return cast("Callable[[_T], _T]", namespace["copy"])
 
 
 @dataclass(slots=True)
 class Turn:
-    """What the current turn has done so far (for commit checks and reset)."""
+    """What the current turn has done so far (for commit checks and reset).
+
+    Every field holds an immutable value or a list, set or dict of immutable values (with
+    a ``default_factory``): :meth:`copy` is generated from the fields.
+    """
 
     acquired: str | None = None
     """``draw``, ``last``, ``middle``, or ``none`` for the discard-only first turn."""
@@ -36,36 +57,30 @@ class Turn:
     exchanged: bool = False
     attached: bool = False
     dirty: bool = False
-    displaced: int | None = None
-    """A joker lifted by a lay-off (§4.5) that must be attached again before anything else."""
-    displaced_from: int = 0
-    """The formation the lifted joker came from."""
     reclaimed: list[int] = field(default_factory=list)
     """Tiles taken back from the table this turn: each must go into a new formation."""
     gained: int = -1
     """The piece drawn or taken this turn (-1: none yet)."""
+    extensions: dict[str, Any] = field(default_factory=dict)
+    """Each extension's state of this turn, under its name, while it has one: an
+    immutable value (replaced, never changed in place), copied with the turn and
+    restored by a reset; the next turn starts without it (e.g. ``joker_shift``'s lifted
+    joker, RULES §4.5)."""
 
     def copy(self) -> Turn:
-        return Turn(
-            self.acquired,
-            self.start_rack,
-            self.must_use[:],
-            self.pending_jokers[:],
-            self.new_formations[:],
-            self.laid[:],
-            self.laid_points,
-            self.exchanged,
-            self.attached,
-            self.dirty,
-            self.displaced,
-            self.displaced_from,
-            self.reclaimed[:],
-            self.gained,
-        )
+        """An independent copy (every container copied)."""
+        return _copy_turn(self)
+
+
+_copy_turn = _copier(Turn)
 
 
 @dataclass(slots=True)
 class Snapshot:
+    """What a reset restores: the seat to move's rack, and the game's fields of the
+    other names, as they were before the turn's first change (see :func:`take_snapshot`:
+    a field added here is saved and restored without being listed anywhere else)."""
+
     rack: list[int]
     column: list[int]
     table: list[Formation]
@@ -74,9 +89,37 @@ class Snapshot:
     turn: Turn
 
 
+_SNAPSHOT_FIELDS = tuple(f.name for f in fields(Snapshot) if f.name != "rack")
+"""The game fields a snapshot saves under their own names (each has ``copy()``)."""
+
+
+def take_snapshot(game: GameFields) -> Snapshot:
+    """The snapshot of ``game``'s turn now."""
+    snap = object.__new__(Snapshot)
+    snap.rack = game.racks[game.to_move][:]
+    for name in _SNAPSHOT_FIELDS:
+        setattr(snap, name, getattr(game, name).copy())
+    return snap
+
+
+def restore_snapshot(game: GameFields, snap: Snapshot) -> None:
+    """Put ``game``'s turn back as ``snap`` saw it (the snapshot stays unchanged)."""
+    game.racks[game.to_move] = snap.rack[:]
+    for name in _SNAPSHOT_FIELDS:
+        setattr(game, name, getattr(snap, name).copy())
+
+
 class TurnChecks(GameFields):
     """The turn's obligations: the piece choice and the commit checks (a part of
     :class:`~rummykit.engine.game.Game`)."""
+
+    def obliged_pieces(self, seat: int) -> list[int]:
+        """Pieces on ``seat``'s rack that the variant's extensions oblige it to lay on the
+        table this turn (e.g. a lifted joker, RULES §4.5)."""
+        out: list[int] = []
+        for ext in self._obliged_hooks:
+            out.extend(ext.obliged_pieces(cast("Game", self), seat))
+        return out
 
     def pick(self, seat: int, faces: Sequence[Face], action: Action) -> list[int]:
         """Rack pieces showing ``faces``, choosing among identical copies so that the
@@ -105,8 +148,8 @@ class TurnChecks(GameFields):
             preferred.update(self.turn.must_use)
         else:
             avoided.update(self.turn.must_use)
-        if self.turn.displaced is not None:
-            preferred.add(self.turn.displaced)
+        for ext in self._obliged_hooks:
+            preferred.update(ext.obliged_pieces(cast("Game", self), seat))
         if is_meld:
             preferred.update(self.turn.reclaimed)
         else:
@@ -133,8 +176,9 @@ class TurnChecks(GameFields):
         play = self.play
         if turn.acquired is None:
             return self.play.cite("acquire", "§2.3"), "draw or take a piece first"
-        if turn.displaced is not None:
-            return self.play.cite("joker_shift", "§4.5"), "attach the lifted joker first"
+        for ext in self._commit_hooks:
+            if problem := ext.turn_commit_problem(cast("Game", self), seat):
+                return problem
         # §5.6: a "Hand" (everything in one turn) is free of the opening rule and of
         # the duty to meld a taken discard.
         hand = going_out and not self.has_laid[seat] and play.hand_waives_opening
