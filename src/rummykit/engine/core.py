@@ -42,10 +42,17 @@ log indices whose notation depends on the viewer)."""
 
 
 class Phase(StrEnum):
-    """Where a match is (RULES §9.2–9.12)."""
+    """Where a match is (RULES §9.2–9.12).
+
+    The core enters ROUND1, TURNS, DEAL_END and MATCH_END; the others belong to the
+    extensions that hold them (``Extension.phases``) and only they enter them
+    (``tests/test_engine_extension.py``).  The values and the order of the members are
+    part of the RL observation and of the server protocol: never change them.
+    """
 
     PREPLAY = "preplay"
-    """Announcements before play: atu, doubles, swaps, a reshuffle demand."""
+    """Announcements before play: atu, doubles, swaps, a reshuffle demand (the
+    ``preplay`` extension's)."""
     ROUND1 = "round1"
     """The opening round: discard-only first turn, then draw and discard."""
     TURNS = "turns"
@@ -55,7 +62,8 @@ class Phase(StrEnum):
     MATCH_END = "match_end"
     """The match is over."""
     SHOWDOWN = "showdown"
-    """After a call, the seats lay out their own melds in turn (RULES §6.6, A-24)."""
+    """After a call, the seats lay out their own melds in turn (RULES §6.6, A-24; the
+    ``call`` extension's), or gin's knock and lay-offs (the ``gin`` extension's)."""
 
 
 class GameFields:

@@ -49,9 +49,10 @@ class JokerShift(Extension[ExtensionState]):
 
     def __init__(self, game: Game) -> None:
         self.relocation = game.play.joker_relocation
-        self._shifts: dict[Formation, tuple[_Shift, ...]] = {}
-        """Each formation's possible shifts (they depend on the formation and the meld
-        rules only; shared by the games of one set-up, see ``Game._set_up``)."""
+        self._shifts: dict[int, tuple[Formation, tuple[_Shift, ...]]] = {}
+        """Each formation's possible shifts, by the formation's id() (checked: the entry
+        keeps its formation alive); they depend on the formation and the meld rules
+        only, so the games of one set-up share them (see ``Game._set_up``)."""
 
     def __getstate__(self) -> dict[str, Any]:
         return {"relocation": self.relocation}
@@ -182,11 +183,15 @@ class JokerShift(Extension[ExtensionState]):
         counts: tuple[int, ...],
         out: list[Action],
     ) -> None:
-        shifts = self._shifts.get(formation)
-        if shifts is None:
+        known = self._shifts.get(id(formation))
+        if known is not None and known[0] is formation:
+            shifts = known[1]
+        else:
+            # Keyed by identity: hashing a formation's fields costs more than this lookup.
             if len(self._shifts) > _SHIFTS_LIMIT:
                 self._shifts.clear()
-            shifts = self._shifts[formation] = self._formation_shifts(game, formation)
+            shifts = self._formation_shifts(game, formation)
+            self._shifts[id(formation)] = (formation, shifts)
         if not shifts:
             return
         relocation = self.relocation
