@@ -148,6 +148,10 @@ class Extension(Generic[S]):
     def discarded(self, game: Game, seat: int) -> None:
         """Called after ``seat`` discarded without ending the deal, before the turn passes."""
 
+    # An obligation of the turn: the hooks down to attached() are asked only while the
+    # turn holds a state of some extension (``game.turn.extensions`` is not empty), so
+    # they cost nothing otherwise.
+
     def verify_turn_action(self, game: Game, action: Action) -> None:
         """Called before the core checks any action of a turn's handlers (not those of a
         phase an extension holds whole): raise ``game.fail`` to refuse it, e.g. while an
@@ -185,19 +189,28 @@ class Extension(Generic[S]):
 
     def attached(self, game: Game, seat: int, action: Attach) -> None:
         """Called after a lay-off that fit its formation was played, before the core
-        checks whether the rack is empty."""
+        checks whether the rack is empty (while the turn holds an extension state)."""
+
+    def formation_data(self, game: Game, formation: Formation) -> Any:
+        """What this extension may lay off onto ``formation`` for any rack, worked out
+        once per formation and shared by every game of the variant, its meld rules and
+        its extensions (so it depends on nothing else); falsy: nothing, and
+        :meth:`formation_attaches` is not asked for it."""
+        return None
 
     def formation_attaches(
         self,
         game: Game,
         seat: int,
         formation: Formation,
+        data: Any,
         counts: tuple[int, ...],
         out: list[Action],
     ) -> None:
-        """Add this extension's lay-offs onto ``formation`` (``counts``: the rack's count
-        of each kind) to a turn's legal list, right after the natural lay-offs that fit
-        it; asked where the seat may lay off."""
+        """Add this extension's lay-offs onto ``formation`` (``data``: its
+        :meth:`formation_data`; ``counts``: the rack's count of each kind) to a turn's
+        legal list, right after the natural lay-offs that fit it; asked where the seat
+        may lay off."""
 
     def table_play_problem(self, game: Game, seat: int) -> tuple[str, str] | None:
         """(rule, reason) if ``seat`` may not lay out, attach or exchange at all now."""

@@ -218,8 +218,10 @@ class Game(TurnChecks, TablePlay, Enumeration, DealEnd):
         # meld rules too, since options such as min_naturals_per_meld change them.
         self._melds_by_rack = _MELDS_BY_RACK.setdefault((self.variant.name, self.rules), {})
         self._meld_parts = _MELD_PARTS.setdefault((self.variant.name, self.rules), {})
-        self._shared_plays = _SHARED_PLAYS.setdefault((self.variant.name, self.rules), {})
         self.play = self.variant.play_rules(self.options)
+        self._shared_plays = _SHARED_PLAYS.setdefault(
+            (self.variant.name, self.rules, self.play.extensions), {}
+        )
         limit = self.play.rack_max_after_turn
         self._rack_max = 10**6 if limit is None else limit
         self.extensions: tuple[Extension[Any], ...] = make_extensions(self, self.play.extensions)
@@ -310,7 +312,7 @@ class Game(TurnChecks, TablePlay, Enumeration, DealEnd):
         self._obliged_hooks = _overriding(self.extensions, "obliged_pieces")
         self._misfit_hooks = _overriding(self.extensions, "verify_misfit_attach")
         self._attached_hooks = _overriding(self.extensions, "attached")
-        self._formation_attach_hooks = _overriding(self.extensions, "formation_attaches")
+        self._formation_attach_hooks = _overriding(self.extensions, "formation_data")
 
     def writable_state(self, name: str) -> ExtensionState:
         """Extension ``name``'s state of this deal, to change: a game and its copies
@@ -366,8 +368,9 @@ class Game(TurnChecks, TablePlay, Enumeration, DealEnd):
         handler = self._verifiers.get(type(action))
         if handler is None:
             raise self.fail(action, "§2.3", f"{self.variant.name} has no such action")
-        for ext in self._action_hooks:
-            ext.verify_turn_action(self, action)
+        if self.turn.extensions:
+            for ext in self._action_hooks:
+                ext.verify_turn_action(self, action)
         handler(self, action)
 
     def can(self, action: Action) -> bool:
@@ -660,7 +663,9 @@ class Game(TurnChecks, TablePlay, Enumeration, DealEnd):
         self.__dict__.update(state)
         self._melds_by_rack = _MELDS_BY_RACK.setdefault((self.variant.name, self.rules), {})
         self._meld_parts = _MELD_PARTS.setdefault((self.variant.name, self.rules), {})
-        self._shared_plays = _SHARED_PLAYS.setdefault((self.variant.name, self.rules), {})
+        self._shared_plays = _SHARED_PLAYS.setdefault(
+            (self.variant.name, self.rules, self.play.extensions), {}
+        )
         self._set_dispatch()
 
     _VERIFY: Mapping[type, Any] = {

@@ -8,7 +8,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from functools import lru_cache
 from operator import itemgetter
-from typing import TYPE_CHECKING, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from rummykit.engine.actions import (
     Action,
@@ -76,6 +76,9 @@ class _FormationPlays(NamedTuple):
     """A set: (kind, the exchange of one missing suit for one joker)."""
     all_exchange: ExchangeJoker | None
     """A set holding a joker: the exchange of every missing suit."""
+    extension_data: tuple[tuple[int, Any], ...]
+    """(index in ``Game._formation_attach_hooks``, its ``formation_data``) of each
+    extension that may lay off onto the formation."""
 
 
 def _meld_actions(
@@ -169,9 +172,9 @@ MeldCache = dict[tuple[int, ...], tuple[tuple[int, ...], tuple[Meld, ...]]]
 _MELDS_BY_RACK: dict[tuple[str, MeldRules], MeldCache] = {}
 _MELD_PARTS: dict[tuple[str, MeldRules], MeldParts] = {}
 """Each rack part's meld actions (see :func:`_meld_actions`), per variant and rules."""
-_SHARED_PLAYS: dict[tuple[str, MeldRules], dict[Formation, _FormationPlays]] = {}
-"""Each formation's plays (see :meth:`Game._plays`), per variant and rules: they depend
-on nothing else, so games, copies and a reset turn share them."""
+_SHARED_PLAYS: dict[tuple[str, MeldRules, tuple[str, ...]], dict[Formation, _FormationPlays]] = {}
+"""Each formation's plays (see :meth:`Game._plays`), per variant, rules and extensions:
+they depend on nothing else, so games, copies and a reset turn share them."""
 _DRAW = Draw()
 _ATTACHES: dict[tuple[int, Material, int], Attach] = {}
 
@@ -232,10 +235,11 @@ class Enumeration(GameFields):
         play = self.play
         faces = self.faces
         out: list[Action] = []
-        for ext in self._turn_list_hooks:
-            listed = ext.turn_actions(cast("Game", self), seat)
-            if listed is not None:
-                return listed
+        if turn.extensions:
+            for ext in self._turn_list_hooks:
+                listed = ext.turn_actions(cast("Game", self), seat)
+                if listed is not None:
+                    return listed
         if turn.acquired is None:
             if self.stock:
                 out.append(_DRAW)
@@ -317,10 +321,16 @@ class Enumeration(GameFields):
             for formation_plays in plays:
                 if can_attach:
                     found.extend([a for kind, a in formation_plays.attaches if counts[kind]])
-                    for ext in attach_hooks:
-                        ext.formation_attaches(
-                            cast("Game", self), seat, formation_plays.formation, counts, found
-                        )
+                    if attach_hooks and formation_plays.extension_data:
+                        for index, data in formation_plays.extension_data:
+                            attach_hooks[index].formation_attaches(
+                                cast("Game", self),
+                                seat,
+                                formation_plays.formation,
+                                data,
+                                counts,
+                                found,
+                            )
                 if holds_joker and (formation_plays.formation.owner == seat or not own_only):
                     found.extend(formation_plays.joker_attaches)
             if size == 1:
@@ -382,6 +392,11 @@ class Enumeration(GameFields):
             missing,
             tuple((f.kind, ExchangeJoker((f,), formation.id)) for f in missing),
             all_exchange,
+            tuple(
+                (index, data)
+                for index, ext in enumerate(self._formation_attach_hooks)
+                if (data := ext.formation_data(cast("Game", self), formation))
+            ),
         )
 
     def joker_attaches(self, formation: Formation) -> tuple[Attach, ...]:

@@ -261,8 +261,9 @@ class TablePlay(GameFields):
             raise AssertionError("a verified lay-off that does not fit")
         self.table[action.target - 1] = formation.with_piece(piece, action.face.kind, slot)
         self.place(seat, [piece], new_formation=False)
-        for ext in self._attached_hooks:
-            ext.attached(cast("Game", self), seat, action)
+        if self.turn.extensions:
+            for ext in self._attached_hooks:
+                ext.attached(cast("Game", self), seat, action)
         if piece in self.turn.must_use and self.play.taken_piece_may_attach:
             self.turn.new_formations.append(formation.id)
         self._go_out_if_empty()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import MISSING, dataclass, field, fields
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 from rummykit.engine.actions import Action, Attach, Meld
 from rummykit.engine.core import GameFields
@@ -24,17 +24,29 @@ __all__ = ["Snapshot", "Turn", "TurnChecks", "restore_snapshot", "take_snapshot"
 _T = TypeVar("_T", bound="DataclassInstance")
 
 
+def _copy_of(expression: str, annotation: object) -> str:
+    """Source text copying ``expression``, a field declared as ``annotation``: a list is
+    sliced (the fastest copy), a set, dict or other container copied by ``copy()``."""
+    kind = str(annotation).split("[")[0]
+    return f"{expression}[:]" if kind == "list" else f"{expression}.copy()"
+
+
+def _compiled(source: str, namespace: dict[str, Any]) -> Any:
+    exec(source, namespace)  # the source is built from dataclass fields only
+    return namespace[source.split("(")[0].removeprefix("def ")]
+
+
 def _copier(cls: type[_T]) -> Callable[[_T], _T]:
     """A copy function for the slots dataclass ``cls``, generated from its fields so that
-    none is forgotten: a field with a ``default_factory`` (a list, set or dict, whose
-    elements are immutable) is copied, any other is shared (immutable)."""
+    none is forgotten (and as fast as one written out): a field with a
+    ``default_factory`` (a list, set or dict of immutable values) is copied, any other
+    is shared (immutable)."""
     args = ", ".join(
-        f"self.{f.name}.copy()" if f.default_factory is not MISSING else f"self.{f.name}"
+        _copy_of(f"self.{f.name}", f.type) if f.default_factory is not MISSING else f"self.{f.name}"
         for f in fields(cls)
     )
-    namespace: dict[str, Any] = {"cls": cls}
-    exec(f"def copy(self):\n    return cls({args})\n", namespace)
-    return cast("Callable[[_T], _T]", namespace["copy"])
+    copy: Callable[[_T], _T] = _compiled(f"def copy(self):\n    return cls({args})\n", {"cls": cls})
+    return copy
 
 
 @dataclass(slots=True)
@@ -67,19 +79,19 @@ class Turn:
     restored by a reset; the next turn starts without it (e.g. ``joker_shift``'s lifted
     joker, RULES §4.5)."""
 
-    def copy(self) -> Turn:
-        """An independent copy (every container copied)."""
-        return _copy_turn(self)
+    copy: ClassVar[Callable[[Turn], Turn]]
+    """An independent copy (every container copied)."""
 
 
-_copy_turn = _copier(Turn)
+Turn.copy = _copier(Turn)
 
 
 @dataclass(slots=True)
 class Snapshot:
     """What a reset restores: the seat to move's rack, and the game's fields of the
-    other names, as they were before the turn's first change (see :func:`take_snapshot`:
-    a field added here is saved and restored without being listed anywhere else)."""
+    other names, as they were before the turn's first change (:func:`take_snapshot` and
+    :func:`restore_snapshot` are generated from these fields: a field added here is
+    saved and restored without being listed anywhere else)."""
 
     rack: list[int]
     column: list[int]
@@ -89,24 +101,20 @@ class Snapshot:
     turn: Turn
 
 
-_SNAPSHOT_FIELDS = tuple(f.name for f in fields(Snapshot) if f.name != "rack")
-"""The game fields a snapshot saves under their own names (each has ``copy()``)."""
-
-
-def take_snapshot(game: GameFields) -> Snapshot:
-    """The snapshot of ``game``'s turn now."""
-    snap = object.__new__(Snapshot)
-    snap.rack = game.racks[game.to_move][:]
-    for name in _SNAPSHOT_FIELDS:
-        setattr(snap, name, getattr(game, name).copy())
-    return snap
-
-
-def restore_snapshot(game: GameFields, snap: Snapshot) -> None:
-    """Put ``game``'s turn back as ``snap`` saw it (the snapshot stays unchanged)."""
-    game.racks[game.to_move] = snap.rack[:]
-    for name in _SNAPSHOT_FIELDS:
-        setattr(game, name, getattr(snap, name).copy())
+_SAVED = [f for f in fields(Snapshot) if f.name != "rack"]
+take_snapshot: Callable[[GameFields], Snapshot] = _compiled(
+    "def take_snapshot(game):\n    return Snapshot(game.racks[game.to_move][:], "
+    + ", ".join(_copy_of(f"game.{f.name}", f.type) for f in _SAVED)
+    + ")\n",
+    {"Snapshot": Snapshot},
+)
+"""The snapshot of ``game``'s turn now."""
+restore_snapshot: Callable[[GameFields, Snapshot], None] = _compiled(
+    "def restore_snapshot(game, snap):\n    game.racks[game.to_move] = snap.rack[:]\n"
+    + "".join(f"    game.{f.name} = {_copy_of(f'snap.{f.name}', f.type)}\n" for f in _SAVED),
+    {},
+)
+"""Put ``game``'s turn back as the snapshot saw it (the snapshot stays unchanged)."""
 
 
 class TurnChecks(GameFields):
@@ -117,8 +125,9 @@ class TurnChecks(GameFields):
         """Pieces on ``seat``'s rack that the variant's extensions oblige it to lay on the
         table this turn (e.g. a lifted joker, RULES §4.5)."""
         out: list[int] = []
-        for ext in self._obliged_hooks:
-            out.extend(ext.obliged_pieces(cast("Game", self), seat))
+        if self.turn.extensions:
+            for ext in self._obliged_hooks:
+                out.extend(ext.obliged_pieces(cast("Game", self), seat))
         return out
 
     def pick(self, seat: int, faces: Sequence[Face], action: Action) -> list[int]:
@@ -148,8 +157,9 @@ class TurnChecks(GameFields):
             preferred.update(self.turn.must_use)
         else:
             avoided.update(self.turn.must_use)
-        for ext in self._obliged_hooks:
-            preferred.update(ext.obliged_pieces(cast("Game", self), seat))
+        if self.turn.extensions:
+            for ext in self._obliged_hooks:
+                preferred.update(ext.obliged_pieces(cast("Game", self), seat))
         if is_meld:
             preferred.update(self.turn.reclaimed)
         else:
@@ -176,9 +186,10 @@ class TurnChecks(GameFields):
         play = self.play
         if turn.acquired is None:
             return self.play.cite("acquire", "§2.3"), "draw or take a piece first"
-        for ext in self._commit_hooks:
-            if problem := ext.turn_commit_problem(cast("Game", self), seat):
-                return problem
+        if turn.extensions:
+            for ext in self._commit_hooks:
+                if problem := ext.turn_commit_problem(cast("Game", self), seat):
+                    return problem
         # §5.6: a "Hand" (everything in one turn) is free of the opening rule and of
         # the duty to meld a taken discard.
         hand = going_out and not self.has_laid[seat] and play.hand_waives_opening

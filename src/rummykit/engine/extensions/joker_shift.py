@@ -12,7 +12,7 @@ reset restores the turn as it was, and the next turn starts without one.
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rummykit.engine.actions import Action, Attach, ResetTurn
 from rummykit.engine.extension import Extension, ExtensionState, register_extension
@@ -27,7 +27,6 @@ __all__ = ["JokerShift", "lifted_joker"]
 
 NAME = "joker_shift"
 _RESET = ResetTurn()
-_SHIFTS_LIMIT = 10_000
 
 _Shift = tuple[int, Attach, bool]
 """(natural kind a joker of a run stands for, its lay-off, whether the lifted joker could
@@ -49,17 +48,6 @@ class JokerShift(Extension[ExtensionState]):
 
     def __init__(self, game: Game) -> None:
         self.relocation = game.play.joker_relocation
-        self._shifts: dict[int, tuple[Formation, tuple[_Shift, ...]]] = {}
-        """Each formation's possible shifts, by the formation's id() (checked: the entry
-        keeps its formation alive); they depend on the formation and the meld rules
-        only, so the games of one set-up share them (see ``Game._set_up``)."""
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {"relocation": self.relocation}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.relocation = state["relocation"]
-        self._shifts = {}
 
     # ------------------------------------------------------------------ rules
 
@@ -175,37 +163,7 @@ class JokerShift(Extension[ExtensionState]):
     def attached(self, game: Game, seat: int, action: Attach) -> None:
         game.turn.extensions.pop(NAME, None)
 
-    def formation_attaches(
-        self,
-        game: Game,
-        seat: int,
-        formation: Formation,
-        counts: tuple[int, ...],
-        out: list[Action],
-    ) -> None:
-        known = self._shifts.get(id(formation))
-        if known is not None and known[0] is formation:
-            shifts = known[1]
-        else:
-            # Keyed by identity: hashing a formation's fields costs more than this lookup.
-            if len(self._shifts) > _SHIFTS_LIMIT:
-                self._shifts.clear()
-            shifts = self._formation_shifts(game, formation)
-            self._shifts[id(formation)] = (formation, shifts)
-        if not shifts:
-            return
-        relocation = self.relocation
-        for kind, action, stays_on_run in shifts:
-            if not counts[kind]:
-                continue
-            # The lifted joker must have somewhere to go (see _joker_moves).
-            if stays_on_run or (
-                relocation
-                and any(game.joker_attaches(f) for f in game.table if f.id != action.target)
-            ):
-                out.append(action)
-
-    def _formation_shifts(self, game: Game, formation: Formation) -> tuple[_Shift, ...]:
+    def formation_data(self, game: Game, formation: Formation) -> tuple[_Shift, ...]:
         if formation.kind is not MeldKind.RUN:
             return ()
         out: list[_Shift] = []
@@ -221,3 +179,23 @@ class JokerShift(Extension[ExtensionState]):
             stays_on_run = bool(game.joker_attaches(lifted))
             out.append((natural, Attach(game.kind_faces[natural], formation.id), stays_on_run))
         return tuple(out)
+
+    def formation_attaches(
+        self,
+        game: Game,
+        seat: int,
+        formation: Formation,
+        data: tuple[_Shift, ...],
+        counts: tuple[int, ...],
+        out: list[Action],
+    ) -> None:
+        relocation = self.relocation
+        for kind, action, stays_on_run in data:
+            if not counts[kind]:
+                continue
+            # The lifted joker must have somewhere to go (see _joker_moves).
+            if stays_on_run or (
+                relocation
+                and any(game.joker_attaches(f) for f in game.table if f.id != action.target)
+            ):
+                out.append(action)
