@@ -230,21 +230,8 @@ def state_key(game: Game) -> tuple[Any, ...]:
         tuple(game.log),
         # Every extension's state, every field (a new one is covered without listing it).
         tuple((name, dataclasses.asdict(state)) for name, state in sorted(game.ext_states.items())),
-        (
-            t.acquired,
-            t.start_rack,
-            tuple(t.must_use),
-            tuple(t.pending_jokers),
-            tuple(t.new_formations),
-            tuple(t.laid),
-            t.laid_points,
-            t.exchanged,
-            t.attached,
-            t.dirty,
-            t.displaced,
-            t.displaced_from,
-            tuple(t.reclaimed),
-        ),
+        # The turn, every field (a new one is covered without listing it).
+        dataclasses.astuple(t),
     )
 
 

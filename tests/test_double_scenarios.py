@@ -31,6 +31,7 @@ from kit import (
 )
 from rummykit.engine import Game, view
 from rummykit.engine.actions import Attach, Discard, Draw, Meld, NextDeal
+from rummykit.engine.extensions.joker_shift import lifted_joker
 from rummykit.engine.game import Phase
 from rummykit.engine.record import record_of, replay
 from rummykit.model import MeldKind, read_meld
@@ -154,7 +155,7 @@ def test_dbl_05_reset_undoes_the_lay_off_and_the_lift() -> None:
     before = rack(game, 0)
     play(game, "attach 3D -> m1", "reset")
     assert table(game) == ["[AD 2D JK(3D)]"] and rack(game, 0) == before
-    assert game.turn.displaced is None and Draw() not in game.legal_actions()
+    assert lifted_joker(game) is None and Draw() not in game.legal_actions()
 
 
 def dbl_07_game(options: dict[str, object] | None = None) -> Game:
@@ -433,7 +434,7 @@ def test_a_joker_in_a_set_stays_when_a_card_is_laid_off() -> None:
     draw(game)
     play(game, "P1: attach 9D -> m1", "attach 9S -> m1")
     assert table(game) == ["[9H 9C JK 9D 9S]"]
-    assert game.turn.displaced is None
+    assert lifted_joker(game) is None
     assert illegal(game, "exchange 9S -> m1").rule == "§4.5"
 
 
@@ -550,9 +551,9 @@ def test_a_joker_on_the_table_never_returns_to_a_hand() -> None:
                 committed = placed
             legal = game.legal_actions()
             laying = [a for a in legal if isinstance(a, Meld | Attach)]
-            lifted_before = game.turn.displaced is not None
+            lifted_before = lifted_joker(game) is not None
             game.apply(rng.choice(laying) if laying and rng.random() < 0.9 else rng.choice(legal))
-            if game.turn.displaced is not None:
+            if lifted_joker(game) is not None:
                 assert not lifted_before, "a lifted joker must be placed by the next action"
                 lifts += 1
     assert lifts >= 3
@@ -585,7 +586,7 @@ def test_placements_of_a_lifted_joker_are_exactly_the_listed_ones() -> None:
         rng = random.Random(seed)
         while game.phase is Phase.TURNS:
             legal = game.legal_actions()
-            if game.turn.displaced is not None:
+            if lifted_joker(game) is not None:
                 checked += 1
                 listed_texts = {str(a) for a in legal}
                 assert all(game.can(a) for a in legal)

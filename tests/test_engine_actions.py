@@ -41,6 +41,7 @@ from rummykit.engine.actions import (
     parse_action,
 )
 from rummykit.engine.extensions.gin import Knock, LayOff, Pass
+from rummykit.engine.extensions.joker_shift import lifted_joker
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.view import view
 from rummykit.model.pieces import Face, Material, NotationError
@@ -358,10 +359,10 @@ def _proof_holds(game: Game, action: Action) -> None:
     assert not expected - after, f"{action}: P{seat + 1} lost more than it laid"
     if proof.takes_jokers_from is not None:
         assert freed and all(face.is_joker for face in freed)
-    elif isinstance(action, Attach) and game.turn.displaced is not None:
+    elif isinstance(action, Attach) and (lifted := lifted_joker(game)) is not None:
         # §4.5 joker shifting: the joker the piece displaced must be attached again
         # before anything else, so it is not a piece the hand keeps.
-        assert freed == Counter({game.pieces.faces[game.turn.displaced]: 1})
+        assert freed == Counter({game.pieces.faces[lifted[0]]: 1})
     else:
         assert not freed, f"{action}: P{seat + 1} gained {freed} unannounced"
 

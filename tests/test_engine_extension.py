@@ -151,3 +151,24 @@ def test_the_phase_an_extension_holds_takes_every_action_whatever_its_type() -> 
 def test_only_the_call_extension_hides_a_discard() -> None:
     assert Game("basic", 2, seed=1).hidden_discard() == (None, -1)
     assert Game("vienna", 2, seed=1).hidden_discard() == (None, -1)
+
+
+CORE_PHASES = frozenset({Phase.ROUND1, Phase.TURNS, Phase.DEAL_END, Phase.MATCH_END})
+
+
+@pytest.mark.parametrize("variant", [v.name for v in all_variants()])
+def test_a_phase_outside_the_core_is_entered_only_by_an_extension_holding_it(
+    variant: str,
+) -> None:
+    # Phase lists the extensions' phases too (its values and order are part of the RL
+    # observation and the protocol): PREPLAY belongs to preplay, SHOWDOWN to call and gin.
+    game = Game(variant, seed=11)
+    held = {phase for ext in game.extensions for phase in ext.phases}
+    rng = random.Random(5)
+    seen = {game.phase}
+    for _ in range(3000):
+        if game.is_over or len(game.results) >= 2:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+        seen.add(game.phase)
+    assert {p.value for p in seen - CORE_PHASES} <= held

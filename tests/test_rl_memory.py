@@ -18,6 +18,7 @@ from card_support import card_game
 from kit import pass_turn, play
 from rummykit.engine import Game
 from rummykit.engine.actions import Discard
+from rummykit.engine.extensions.joker_shift import lifted_joker
 from rummykit.engine.view import spectator_view
 from rummykit.rl import Table
 from rummykit.rl.memory import KINDS, PublicMemory, public_state
@@ -35,8 +36,9 @@ def _held(game: Game, seat: int) -> list[int]:
     """The seat's pieces, with a joker lifted by a lay-off that it must place at once
     (RULES §4.5; a joker freed by an exchange is on the rack already)."""
     held = list(game.racks[seat])
-    if game.to_move == seat and game.turn.displaced is not None:
-        held.append(game.turn.displaced)
+    lifted = lifted_joker(game)
+    if game.to_move == seat and lifted is not None:
+        held.append(lifted[0])
     return held
 
 

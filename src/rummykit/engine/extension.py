@@ -16,15 +16,16 @@ The core game only calls these hooks; it holds no field or switch of any one var
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
-from rummykit.engine.actions import Action
+from rummykit.engine.actions import Action, Attach
 from rummykit.rules.variant import ShownHand
 
 if TYPE_CHECKING:
     from rummykit.engine.game import Game
+    from rummykit.engine.table import Formation
 
 __all__ = [
     "Extension",
@@ -146,6 +147,70 @@ class Extension(Generic[S]):
 
     def discarded(self, game: Game, seat: int) -> None:
         """Called after ``seat`` discarded without ending the deal, before the turn passes."""
+
+    # An obligation of the turn: the hooks down to attached() are asked only while the
+    # turn holds a state of some extension (``game.turn.extensions`` is not empty), so
+    # they cost nothing otherwise.
+
+    def verify_turn_action(self, game: Game, action: Action) -> None:
+        """Called before the core checks any action of a turn's handlers (not those of a
+        phase an extension holds whole): raise ``game.fail`` to refuse it, e.g. while an
+        obligation of this extension must be met first."""
+
+    def turn_actions(self, game: Game, seat: int) -> list[Action] | None:
+        """The turn's whole legal list while this extension's obligation must be met
+        first (None, the default: the usual list)."""
+        return None
+
+    def turn_commit_problem(self, game: Game, seat: int) -> tuple[str, str] | None:
+        """(rule, reason) if the turn may not be committed (by a discard or by going out)
+        because of this extension's obligation; asked right after the draw check."""
+        return None
+
+    def obliged_pieces(self, game: Game, seat: int) -> Collection[int]:
+        """Pieces on ``seat``'s rack this turn obliges it to lay on the table: a placement
+        picks them before identical copies, and the seat's view counts them as pending."""
+        return ()
+
+    def verify_misfit_attach(
+        self, game: Game, action: Attach, piece: int, formation: Formation
+    ) -> bool:
+        """A lay-off of ``piece`` that does not fit ``formation``: True if this extension's
+        rule plays it anyway (then verified: raise ``game.fail`` if the rule refuses it;
+        the core checks no more), False to leave it to the others."""
+        return False
+
+    def apply_misfit_attach(
+        self, game: Game, action: Attach, piece: int, formation: Formation
+    ) -> bool:
+        """Play the lay-off :meth:`verify_misfit_attach` accepted (the core has taken the
+        snapshot and marked the turn as having laid off); True if this extension did."""
+        return False
+
+    def attached(self, game: Game, seat: int, action: Attach) -> None:
+        """Called after a lay-off that fit its formation was played, before the core
+        checks whether the rack is empty (while the turn holds an extension state)."""
+
+    def formation_data(self, game: Game, formation: Formation) -> Any:
+        """What this extension may lay off onto ``formation`` for any rack, worked out
+        once per formation and shared by every game of the variant, its meld rules and
+        its extensions (so it depends on nothing else); falsy: nothing, and
+        :meth:`formation_attaches` is not asked for it."""
+        return None
+
+    def formation_attaches(
+        self,
+        game: Game,
+        seat: int,
+        formation: Formation,
+        data: Any,
+        counts: tuple[int, ...],
+        out: list[Action],
+    ) -> None:
+        """Add this extension's lay-offs onto ``formation`` (``data``: its
+        :meth:`formation_data`; ``counts``: the rack's count of each kind) to a turn's
+        legal list, right after the natural lay-offs that fit it; asked where the seat
+        may lay off."""
 
     def table_play_problem(self, game: Game, seat: int) -> tuple[str, str] | None:
         """(rule, reason) if ``seat`` may not lay out, attach or exchange at all now."""

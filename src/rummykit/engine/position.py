@@ -15,8 +15,9 @@ from typing import Any
 
 from rummykit.engine.errors import IllegalActionError
 from rummykit.engine.extensions.board import board_state
-from rummykit.engine.game import Game, Phase, _Turn
+from rummykit.engine.game import Game, Phase
 from rummykit.engine.table import Formation
+from rummykit.engine.turn import Turn
 from rummykit.model.melds import best_reading, read_meld
 from rummykit.model.pieces import Face
 
@@ -110,7 +111,7 @@ def analysis_game(
     # Round 2 or later, so no first-round restriction applies (RULES §9.5).
     game.turn_number = game.players
     game.turns_taken = [2] * game.players
-    game.turn = _Turn(acquired="draw", start_rack=len(held) - 1)
+    game.turn = Turn(acquired="draw", start_rack=len(held) - 1)
     game.snapshot = None
     game._legal_cache = None
     try:

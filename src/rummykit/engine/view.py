@@ -255,7 +255,7 @@ def view(game: Game, seat: int) -> SeatView:
         if own_turn
         else (),
         pending_jokers=(
-            len(game.turn.pending_jokers) + (game.turn.displaced is not None) if own_turn else 0
+            len(game.turn.pending_jokers) + len(game.obliged_pieces(seat)) if own_turn else 0
         ),
         laid_points=game.turn.laid_points if own_turn else 0,
         history=_history(game, seat),

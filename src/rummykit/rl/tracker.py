@@ -446,7 +446,9 @@ class ObservationTracker:
             val += [1.0] * len(ones)
             slot.ones = ones
         # Scalars and the seats' counters, in the encoder's fixed fraction positions.
-        pending = len(turn.pending_jokers) + (turn.displaced is not None) if own_turn else 0
+        pending = (
+            len(turn.pending_jokers) + len(game.obliged_pieces(game.to_move)) if own_turn else 0
+        )
         swap = preplay.pending_swap if preplay else None
         order = [*range(me, n), *range(me)]
         racks = game.racks

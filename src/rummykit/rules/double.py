@@ -167,7 +167,7 @@ def play_rules(options: Options) -> PlayRules:
         recycle_shuffle=opts.recycle_shuffle,
         layoff_before_opening=True,  # §4.3: lay off without ever having melded
         go_out_without_discard=True,  # §4.3/§4.7
-        joker_shift=True,  # §4.5
+        extensions=("joker_shift",),  # §4.5
         joker_relocation=opts.joker_complete_run_relocation == "any_meld_player_choice",
         sections={
             "acquire": "§4.3",

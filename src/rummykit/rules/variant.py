@@ -216,13 +216,10 @@ class PlayRules:
     """A joker may be laid off only onto one's own formations (§9.6(2))."""
     joker_exchange: bool = False
     """A joker on the table can be exchanged for the piece it stands for."""
-    joker_shift: bool = False
-    """Laying off the natural card a joker in a run stands for puts the card in the
-    joker's place; the joker is then lifted and must be attached again at once, to a
-    free end of the same run, never kept in the hand (§4.5)."""
     joker_relocation: bool = False
     """A joker lifted from a run with no free end goes to any other formation where it
-    fits (§4.5/A-10); without it, such a lay-off is illegal."""
+    fits (§4.5/A-10); without it, such a lay-off is illegal (read by the ``joker_shift``
+    extension)."""
     exchange_needs_opened_before: bool = False
     """Only a player opened in an earlier turn may exchange (§8.5, A-39)."""
     exchange_needs_opened_by_end: bool = False
@@ -291,6 +288,14 @@ class PlayRules:
         """Announce 'three' at 3 pieces or pay the penalty (§9.11; the ``three``
         extension)."""
         return "three" in self.extensions
+
+    @property
+    def joker_shift(self) -> bool:
+        """Laying off the natural card a joker in a run stands for puts the card in the
+        joker's place; the joker is then lifted and must be attached again at once, to a
+        free end of the same run, never kept in the hand (§4.5; the ``joker_shift``
+        extension)."""
+        return "joker_shift" in self.extensions
 
     @property
     def preplay(self) -> bool:
