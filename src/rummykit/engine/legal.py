@@ -36,6 +36,7 @@ from rummykit.model.pieces import (
     Face,
     Material,
     kind_of,
+    suit_kinds,
     suit_of_kind,
 )
 
@@ -104,8 +105,7 @@ def _meld_actions(
     pairs: list[tuple[int, Meld]] = []
     if rules.runs_allowed:
         for suit in range(SUIT_COUNT):
-            start = suit * 13
-            row = counts[start : start + 13]
+            row = counts[suit_kinds(suit)]
             table = run_tables[suit]
             found_pairs = table.get(row)
             if found_pairs is None:
