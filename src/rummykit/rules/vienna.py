@@ -290,32 +290,34 @@ def _closing_kinds(counts: tuple[int, ...], rules: MeldRules) -> frozenset[int]:
     return frozenset(out)
 
 
-def _two_loose(kinds: Sequence[int], rules: MeldRules) -> bool:
-    """Whether two of the cards ``kinds`` (two copies count twice) surely lie in no meld.
+def _cannot_close(kinds: Sequence[int], rules: MeldRules) -> bool:
+    """Whether the cards ``kinds`` surely cannot close (§6.6): a sound, cheaper form of
+    :func:`_closing_kinds`' first tests, asked first on every turn.
 
-    One of them could be the closing card, never both (§6.6), so the hand cannot close.
-    A cheaper, sound form of :func:`_closing_kinds`' test, asked first on every turn:
-    with at most one joker a meld holds a run of 3 in which at most one position lacks
-    a natural of the hand, or at least two naturals of one rank (three without a joker);
-    this counts the naturals in neither, from one bit set of run positions per suit.
+    With at most one joker a meld holds a run of 3 in which at most one position
+    lacks a natural of the hand, or two naturals of one rank (three without a joker).
+    Two naturals in no meld: one could be the closing card, never both.  With one
+    joker, at most one meld holds it, and with it every natural that only a joker's
+    meld can hold, but for the closing card: they must be of one suit or one rank.
+    Works on one bit set of run positions per suit.
     """
     jokers = kinds.count(JOKER_KIND)
     wild = jokers if rules.max_wild is None else min(jokers, rules.max_wild)
     if wild >= 2:
         return False  # a natural with two jokers makes a run
+    naturals = [kind for kind in kinds if kind != JOKER_KIND]
     rows = [0, 0, 0, 0]
     bits = _POSITION_BITS
-    for kind in kinds:
-        if kind != JOKER_KIND:
-            rows[kind // RANKS_PER_SUIT] |= bits[kind]
-    covered = []
+    for kind in naturals:
+        rows[kind // RANKS_PER_SUIT] |= bits[kind]
+    natural_runs = []  # per suit: positions in a run of three held naturals
+    joker_runs = []  # per suit: positions in a run of three with one gap
     for row in rows:
-        if wild:  # two of the three positions present
-            starts = (row & row >> 1) | (row & row >> 2) | (row >> 1 & row >> 2)
-        else:
-            starts = row & row >> 1 & row >> 2
-        starts &= _RUN_STARTS
-        covered.append(starts | starts << 1 | starts << 2)
+        starts = row & row >> 1 & row >> 2 & _RUN_STARTS
+        natural_runs.append(starts | starts << 1 | starts << 2)
+        if wild:
+            starts = ((row & row >> 1) | (row & row >> 2) | (row >> 1 & row >> 2)) & _RUN_STARTS
+            joker_runs.append(starts | starts << 1 | starts << 2)
     # Naturals of each rank a set could draw on (distinct suits: the suits present).
     by_rank = [0] * (RANKS_PER_SUIT + 1)
     if rules.set_distinct_suits:
@@ -323,21 +325,37 @@ def _two_loose(kinds: Sequence[int], rules: MeldRules) -> bool:
             for rank in range(1, RANKS_PER_SUIT + 1):
                 by_rank[rank] += row >> rank & 1
     else:
-        for kind in kinds:
-            if kind != JOKER_KIND:
-                by_rank[kind % RANKS_PER_SUIT + 1] += 1
+        for kind in naturals:
+            by_rank[kind % RANKS_PER_SUIT + 1] += 1
     alone = 0
-    need = 3 - wild
-    for kind in kinds:
-        if (
-            kind != JOKER_KIND
-            and not covered[kind // RANKS_PER_SUIT] & bits[kind]
-            and by_rank[kind % RANKS_PER_SUIT + 1] < need
-        ):
-            alone += 1
-            if alone > 1:
-                return True
-    return False
+    helped: list[int] = []  # naturals only a meld with the joker can hold
+    for kind in naturals:
+        suit = kind // RANKS_PER_SUIT
+        held = by_rank[kind % RANKS_PER_SUIT + 1]
+        if natural_runs[suit] & bits[kind] or held >= 3:
+            continue
+        if wild and (joker_runs[suit] & bits[kind] or held >= 2):
+            helped.append(kind)
+            continue
+        alone += 1
+        if alone > 1:
+            return True
+    if jokers != 1 or len(helped) < 2:
+        return False
+    if alone:  # the closing card is the one in no meld
+        return not _one_meld(helped)
+    return not (
+        _one_meld(helped)
+        or any(_one_meld(helped[:i] + helped[i + 1 :]) for i in range(len(helped)))
+    )
+
+
+def _one_meld(kinds: list[int]) -> bool:
+    """Whether the naturals ``kinds`` are of one suit or one rank (as one meld's are)."""
+    return (
+        len({kind // RANKS_PER_SUIT for kind in kinds}) <= 1
+        or len({kind % RANKS_PER_SUIT for kind in kinds}) <= 1
+    )
 
 
 _POSITION_BITS = tuple(
@@ -356,7 +374,7 @@ def closing_discards(hand: Sequence[Face], options: Options) -> frozenset[Face]:
         return frozenset()
     rules = meld_rules_for(options)
     held = [f.kind for f in hand]
-    if _two_loose(held, rules):
+    if _cannot_close(held, rules):
         return frozenset()  # nearly every turn
     kinds = _closing_kinds(counts_of(held), rules)
     return frozenset(_faces_of(sorted(kinds), hand[0].material))
