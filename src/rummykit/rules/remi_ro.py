@@ -468,6 +468,54 @@ def _isolated_in_rows(rows: list[int], jokers: int, runs_only: bool, enough: int
     return found
 
 
+def _joker_cannot_hold(rows: list[int], naturals: Sequence[int]) -> bool:
+    """With one joker in 15 tiles: whether no discard leaves 14 that split into formations
+    because the tiles that only a formation with the joker can hold are too spread out.
+
+    At most one formation holds the joker; every natural tile in no joker-free
+    formation (no run of three held, no number in three colours) must be in it, but for
+    the discard: those are one colour or one number.  ``rows`` are :func:`_row_mask`'s.
+    """
+    r0, r1, r2, r3 = rows
+    in_three = (r0 & r1 & r2) | (r0 & r1 & r3) | (r0 & r2 & r3) | (r1 & r2 & r3)
+    in_two = (r0 & r1) | (r0 & r2) | (r0 & r3) | (r1 & r2) | (r1 & r3) | (r2 & r3)
+    natural_runs = []
+    joker_runs = []
+    for row in rows:
+        starts = row & row >> 1 & row >> 2 & _RUN_STARTS
+        natural_runs.append(starts | starts << 1 | starts << 2 | in_three)
+        starts = ((row & row >> 1) | (row & row >> 2) | (row >> 1 & row >> 2)) & _RUN_STARTS
+        joker_runs.append(starts | starts << 1 | starts << 2 | in_two)
+    alone = 0
+    helped: list[int] = []
+    for kind in naturals:
+        bit = _POSITION_BITS[kind]
+        colour = kind // 13
+        if natural_runs[colour] & bit:
+            continue
+        if joker_runs[colour] & bit:
+            helped.append(kind)
+        else:
+            alone += 1
+    if alone > 1:
+        return True
+    if len(helped) < 2:
+        return False
+    if alone:  # the discard is the tile in no formation
+        return not _one_formation(helped)
+    return not (
+        _one_formation(helped)
+        or any(_one_formation(helped[:i] + helped[i + 1 :]) for i in range(len(helped)))
+    )
+
+
+def _one_formation(kinds: list[int]) -> bool:
+    """Whether the natural ``kinds`` are of one colour or one number (as a formation's are)."""
+    return len({k // 13 for k in kinds}) <= 1 or len({k % 13 for k in kinds}) <= 1
+
+
+_RUN_STARTS = sum(1 << start for start in range(1, HIGH_ACE - 1))
+"""The first positions of the runs of three on positions 1..14."""
 _MIDDLE_BITS = sum(1 << position for position in range(2, 14))
 _POSITION_BITS = tuple(
     (1 << 1 | 1 << HIGH_ACE) if rank_of_kind(k) == 1 else 1 << rank_of_kind(k)
@@ -661,7 +709,9 @@ def _closing_kinds(
     # Cover contracts (Simple, Bicolour) need the other 14 to split into formations;
     # one search finds every discard that allows it.  Two tiles with no possible
     # partner rule it out at once (its own first test, here without a count vector).
-    if len(_isolated_in_rows(rows, jokers, False, 2)) > 1:
+    if len(_isolated_in_rows(rows, jokers, False, 2)) > 1 or (
+        jokers == 1 and _joker_cannot_hold(rows, naturals)
+    ):
         covers: frozenset[int] = frozenset()
     else:
         covers = _cover_skips(counts_of(list(kinds)), True)
