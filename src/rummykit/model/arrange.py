@@ -149,6 +149,10 @@ def best_packing(
             best_of[need] = i
     if not best_of:
         return Packing((), 0)  # nothing fits and scores: every piece is left out
+    if len(best_of) == 1:  # one multiset of pieces: take it as often as the hand allows
+        (only,) = best_of.values()
+        times = min(counts[k] // c for k, c in cands[only].need)
+        return Packing((only,) * times, scores[only] * times)
     by_low: dict[int, list[tuple[int, int, int]]] = {}
     field = (1 << bits) - 1
     relevant = 0

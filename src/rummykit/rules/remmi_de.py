@@ -451,6 +451,56 @@ def _loose(counts: Sequence[int], enough: int, rules: MeldRules) -> list[int]:
     return found[:enough]
 
 
+def _joker_cannot_hold(counts: Sequence[int]) -> bool:
+    """With one joker in the rack: whether no discard leaves tiles that all lie in
+    formations, because the tiles only a formation with the joker can hold (no run of
+    three held, no number in three colours) are too spread out.
+
+    At most one formation holds the joker, and it holds all of them but the discard:
+    they are one colour or one number.  For formations of three or more in distinct
+    colours where one joker can join (the caller checks).
+    """
+    masks = [_position_mask(counts[s]) for s in _SUIT_SLICES]
+    m0, m1, m2, m3 = masks
+    in_three = (m0 & m1 & m2) | (m0 & m1 & m3) | (m0 & m2 & m3) | (m1 & m2 & m3)
+    in_two = (m0 & m1) | (m0 & m2) | (m0 & m3) | (m1 & m2) | (m1 & m3) | (m2 & m3)
+    alone = 0
+    helped: list[int] = []
+    for colour, own in enumerate(masks):
+        if not own:
+            continue
+        starts = own & own >> 1 & own >> 2 & _RUN_STARTS
+        natural = starts | starts << 1 | starts << 2 | in_three
+        starts = ((own & own >> 1) | (own & own >> 2) | (own >> 1 & own >> 2)) & _RUN_STARTS
+        joker = starts | starts << 1 | starts << 2 | in_two
+        base = kind_of(colour, 1)
+        for kind in range(base, base + 13):
+            if not counts[kind]:
+                continue
+            bits = _ONE_BITS if kind == base else 1 << (kind - base + 1)
+            if natural & bits:
+                continue
+            if joker & bits:
+                helped += [kind] * counts[kind]
+            else:
+                alone += counts[kind]
+    if alone > 1:
+        return True
+    if len(helped) < 2:
+        return False
+    if alone:  # the discard is the tile in no formation
+        return not _one_formation(helped)
+    return not (
+        _one_formation(helped)
+        or any(_one_formation(helped[:i] + helped[i + 1 :]) for i in range(len(helped)))
+    )
+
+
+def _one_formation(kinds: list[int]) -> bool:
+    """Whether the natural ``kinds`` are of one colour or one number (as a formation's are)."""
+    return len({k // 13 for k in kinds}) <= 1 or len({k % 13 for k in kinds}) <= 1
+
+
 _ONE_BITS = 1 << 1 | 1 << HIGH_ACE
 _MIDDLE_BITS = sum(1 << position for position in range(2, HIGH_ACE))
 _ALL_POSITIONS = sum(1 << position for position in range(1, HIGH_ACE + 1))
@@ -552,6 +602,14 @@ def _closing_kinds(counts: tuple[int, ...], rules: MeldRules) -> tuple[int, ...]
     loose = _loose(counts, 2, rules)
     if len(loose) > 1:
         return ()  # two tiles in no formation: one could be discarded, never both
+    if (
+        counts[JOKER_KIND] == 1
+        and rules.max_wild != 0
+        and rules.min_size >= 3
+        and rules.set_distinct_suits
+        and _joker_cannot_hold(counts)
+    ):
+        return ()
     if loose:  # any other discard leaves it in the 14
         kinds = [k for k in kinds if k == loose[0]]
     out = []
