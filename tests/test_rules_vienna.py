@@ -35,6 +35,7 @@ from rummykit.rules.options import OptionError
 from rummykit.rules.variant import SeatOutcome, find_variant
 from rummykit.rules.vienna import (
     VIENNA,
+    _cannot_close,
     _partnerless,
     arrange,
     closing_discards,
@@ -391,6 +392,42 @@ def test_cards_with_no_possible_meld_partner(
     meld with at most one joker (two of them and the hand cannot close)."""
     counts = counts_of([f.kind for f in faces(hand)])
     assert _partnerless(counts, meld_rules_for(options(**given))) == alone
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(drawn=nearly_melded(), joker=st.booleans())
+def test_the_closing_pre_check_passes_every_closing_hand(
+    drawn: tuple[list[Face], Face], joker: bool
+) -> None:
+    """§6.6: the quick check run first on every turn never refutes a hand that closes
+    (with a joker in place of one card too)."""
+    hand, _ = drawn
+    if joker:
+        hand = [Face.joker(Material.CARDS), *hand[1:]]
+    if closing_discards(hand, options()):  # without the joker, the extra card closes it
+        assert not _cannot_close([f.kind for f in hand], RULES)
+    if not joker:
+        assert closing_discards(hand, options())
+
+
+@pytest.mark.parametrize(
+    ("hand", "refuted"),
+    [
+        ("3H 5H JK 7C 7C 7D 2D 3D 4D 9S 10S", True),  # 3H-5H and 9S-10S both want the joker
+        ("3H 5H JK 7C 7C 7D 2D 3D 4D 5D KS", False),  # KS closes: 3H JK 5H
+        ("3H 5H JK 7C 7C 7D 2D 3D 4D 5D 9S", False),  # 9S closes too
+        ("3H 5H JK 7C 7C 7D 2D 3D 4D 9S KS", True),  # two cards in no meld
+        ("3H 4H 5H 7C 7C 7D 2D 3D 4D 5D KS", False),  # no joker: KS closes
+    ],
+)
+def test_the_closing_pre_check_with_one_joker(hand: str, refuted: bool) -> None:
+    """§6.6: with one joker, the naturals that only the joker's meld can hold (all but the
+    closing card) must be of one suit or one rank."""
+    cards = faces(hand)
+    assert _cannot_close([f.kind for f in cards], RULES) is refuted
+    if refuted:
+        assert closing_discards(cards, options()) == frozenset()
+    assert (brute_closes(cards, RULES) == set()) is (closing_discards(cards, options()) == set())
 
 
 def test_closing_discards_under_options() -> None:

@@ -147,9 +147,22 @@ def best_packing(
         kept = best_of.get(need)
         if kept is None or (scores[i], cand.positions) > (scores[kept], cands[kept].positions):
             best_of[need] = i
+    if not best_of:
+        return Packing((), 0)  # nothing fits and scores: every piece is left out
+    if len(best_of) == 1:  # one multiset of pieces: take it as often as the hand allows
+        (only,) = best_of.values()
+        times = min(counts[k] // c for k, c in cands[only].need)
+        return Packing((only,) * times, scores[only] * times)
     by_low: dict[int, list[tuple[int, int, int]]] = {}
+    field = (1 << bits) - 1
+    relevant = 0
     for i in sorted(best_of.values()):
         by_low.setdefault(lows[i], []).append((needs[i], scores[i], i))
+        for k, _ in cands[i].need:
+            relevant |= field << (width * k)
+    # Pieces of a kind no kept candidate holds can only be left out, whatever else the
+    # hand holds: dropping them first leaves the same choices at every other step.
+    state &= relevant
     memo: dict[int, tuple[int, int]] = {0: (0, -1)}
 
     def solve(rack: int) -> int:

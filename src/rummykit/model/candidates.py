@@ -223,20 +223,18 @@ def _runs(
     suits: tuple[int, ...] = (0, 1, 2, 3),
 ) -> None:
     max_wild = jokers if rules.max_wild is None else min(jokers, rules.max_wild)
-    # A plain dict per rules object: hashing the frozen MeldRules on every lookup
-    # would cost more than the lookup itself.
-    cache = _RUN_CACHE.setdefault(rules, {})
+    cache = _caches(rules).runs
     if len(cache) > 100_000:
         cache.clear()
     for suit in suits:
-        row = counts[suit_kinds(suit)]
+        row = counts[_SUIT_SLICES[suit]]
         key = (suit, row, max_wild)
         found = cache.get(key)
         if found is None:
             # A suit's runs depend only on which ranks it holds, and for the ace whether
             # it holds one or two (one cannot fill both ends): rows that differ in
             # nothing else share one enumeration.
-            canonical = (row[0] if row[0] < 2 else 2, *(1 if c else 0 for c in row[1:]))
+            canonical = (row[0] if row[0] < 2 else 2, *[1 if c else 0 for c in row[1:]])
             same = (suit, canonical, max_wild)
             found = cache.get(same)
             if found is None:
@@ -245,8 +243,46 @@ def _runs(
         out.extend(found)
 
 
-_RUN_CACHE: dict[MeldRules, dict[tuple[int, tuple[int, ...], int], tuple[Candidate, ...]]] = {}
-_SET_CACHE: dict[MeldRules, dict[tuple[int, tuple[int, ...], int], tuple[Candidate, ...]]] = {}
+_SUIT_SLICES = tuple(suit_kinds(suit) for suit in range(SUIT_COUNT))
+_PartKey = tuple[int, tuple[int, ...], int]
+
+
+class _RulesCaches:
+    """The enumeration caches of one rules object (see :func:`_caches`)."""
+
+    __slots__ = ("rules", "runs", "sets", "slot_ranks", "windows")
+
+    def __init__(self, rules: MeldRules) -> None:
+        self.rules = rules
+        self.runs: dict[_PartKey, tuple[Candidate, ...]] = {}
+        """(suit, row, usable wild) -> the suit's runs."""
+        self.sets: dict[_PartKey, tuple[Candidate, ...]] = {}
+        """(rank, column, usable wild) -> the rank's sets."""
+        self.windows: dict[_WindowKey, tuple[Candidate, ...]] = {}
+        """The runs of one window of a suit's slots (:func:`_window`)."""
+        self.slot_ranks = tuple(position_rank(p) - 1 for p in run_order(rules))
+        """Per run slot, the index of its rank in a suit's row."""
+
+
+def _caches(rules: MeldRules) -> _RulesCaches:
+    """The caches of ``rules``, found by the object's id: hashing the frozen MeldRules
+    on every look-up would cost more than the look-up itself.  Equal rules objects
+    share one set of caches (the id map keeps its objects alive, so no id is reused
+    while mapped, and starts afresh past a few dozen objects)."""
+    found = _BY_ID.get(id(rules))
+    if found is not None and found.rules is rules:
+        return found
+    found = _BY_RULES.get(rules)
+    if found is None:
+        found = _BY_RULES[rules] = _RulesCaches(rules)
+    if len(_BY_ID) > 64:
+        _BY_ID.clear()
+    _BY_ID[id(rules)] = found
+    return found
+
+
+_BY_RULES: dict[MeldRules, _RulesCaches] = {}
+_BY_ID: dict[int, _RulesCaches] = {}
 
 
 def _suit_runs(
@@ -257,7 +293,8 @@ def _suit_runs(
     order = run_order(rules)
     min_size = rules.min_size
     base = kind_of(suit, 1)
-    have = tuple(row[position_rank(p) - 1] for p in order)  # have[j]: naturals for slot j
+    caches = _caches(rules)
+    have = tuple(map(row.__getitem__, caches.slot_ranks))  # have[j]: naturals for slot j
     if rules.min_natural > 0 and not any(have):
         return ()
     if max_wild == 0:
@@ -265,7 +302,7 @@ def _suit_runs(
         return tuple(out)
     # Windows are cached by which of their slots hold a natural, so an unseen row
     # is assembled from windows other rows already produced.
-    windows = _WINDOW_CACHE.setdefault(rules, {})
+    windows = caches.windows
     if len(windows) > 200_000:
         windows.clear()
     present = 0
@@ -292,7 +329,6 @@ def _suit_runs(
 
 
 _WindowKey = tuple[int, int, int, int, int, bool]
-_WINDOW_CACHE: dict[MeldRules, dict[_WindowKey, tuple[Candidate, ...]]] = {}
 
 
 def _window(
@@ -390,7 +426,7 @@ def _sets(
     ranks: tuple[int, ...] = tuple(range(1, 14)),
 ) -> None:
     max_wild = jokers if rules.max_wild is None else min(jokers, rules.max_wild)
-    cache = _SET_CACHE.setdefault(rules, {})
+    cache = _caches(rules).sets
     distinct = rules.set_distinct_suits
     for rank in ranks:
         column = counts[rank - 1 : 52 : 13]  # this rank's count in each suit

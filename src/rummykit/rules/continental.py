@@ -7,7 +7,7 @@ him chips (:func:`score_deal`).  Deuces and jokers are wild.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations, product
@@ -295,16 +295,17 @@ def layout_discards(faces: Sequence[Face], options: Options) -> frozenset[Face]:
         return frozenset()
     check = _layout_check(options)
     nibbles = check.nibbles
-    code = sum([nibbles[f.kind] for f in faces])
-    counts = list(counts_of([f.kind for f in faces]))
+    kinds = [f.kind for f in faces]
+    by_kind = {f.kind: f for f in faces}
+    open_kinds = check.open_discards(sum(map(nibbles.__getitem__, kinds)), by_kind)
+    if not open_kinds:
+        return frozenset()  # nearly every turn: every discard is refuted
+    counts = list(counts_of(kinds))
     found: set[Face] = set()
-    for face in {f.kind: f for f in faces}.values():
-        kind = face.kind
-        if check.too_few_wild_packed(code - nibbles[kind]):
-            continue
+    for kind in open_kinds:
         counts[kind] -= 1
         if _layout(tuple(counts), check.rules) is not None:
-            found.add(face)
+            found.add(by_kind[kind])
         counts[kind] += 1
     return frozenset(found)
 
@@ -337,9 +338,9 @@ class _LayoutCheck:
         )
         # A-26 (ii): where a 2 may also be itself the wild cards are not fixed.
         self.refutable = not (rules.wild_rank_natural and deuces_wild)
-        self.needs: dict[int, int] = {}
-        """A suit's packed naturals and the hand's wild cards -> the fewest of those
-        wild cards the suit's runs can use."""
+        self.needs: dict[int, tuple[int, int]] = {}
+        """A suit's packed naturals -> (the wild budget searched with, the fewest wild
+        cards its runs can use within it, or that budget + 1): see :meth:`need`."""
 
     def too_few_wild(self, faces: Sequence[Face]) -> bool:
         """True if the 15 cards ``faces`` cannot form a layout for want of wild cards.
@@ -361,20 +362,75 @@ class _LayoutCheck:
         if not self.refutable:
             return False
         wild = code >> _WILD_SHIFT
-        needs = self.needs
         used = 0
-        for shift in (0, _SUIT_BITS, 2 * _SUIT_BITS, 3 * _SUIT_BITS):
-            row = (code >> shift) & _SUIT_MASK
-            key = row << 5 | wild  # wild <= 15
-            need = needs.get(key)
-            if need is None:
-                if len(needs) >= _WILD_NEEDS_LIMIT:
-                    needs.clear()
-                need = needs[key] = _fewest_wild(row, wild, self.rules)
-            used += need
+        for shift in _SUIT_SHIFTS:
+            used += self.need((code >> shift) & _SUIT_MASK, wild)
             if used > wild:
                 return True
         return False
+
+    def open_discards(self, code: int, kinds: Iterable[int]) -> list[int]:
+        """The ``kinds`` whose discard from the 16 cards packed as ``code`` leaves 15
+        that :meth:`too_few_wild_packed` does not refute, in the order given.
+
+        A discard changes one suit's row (or, a wild card, the wild count), so each
+        suit's need is looked up once for the whole hand and once per card of it.
+        """
+        if not self.refutable:
+            return list(kinds)
+        nibbles = self.nibbles
+        need = self.need
+        wild = code >> _WILD_SHIFT
+        rows = [(code >> shift) & _SUIT_MASK for shift in _SUIT_SHIFTS]
+        full = [need(row, wild) for row in rows]
+        total = sum(full)
+        needs = self.needs
+        out: list[int] = []
+        for kind in kinds:
+            nibble = nibbles[kind]
+            if nibble == _WILD_NIBBLE:
+                if sum([need(row, wild - 1) for row in rows]) <= wild - 1:
+                    out.append(kind)
+                continue
+            suit = kind // RANKS_PER_SUIT
+            others = total - full[suit]
+            if others > wild:
+                continue  # the other suits alone need more wild cards than are held
+            row = rows[suit] - (nibble >> _SUIT_SHIFTS[suit])
+            entry = needs.get(row)  # need(row, wild), its usual case inline
+            if entry is not None and (entry[1] <= entry[0] or wild <= entry[0]):
+                found = entry[1]
+            else:
+                found = need(row, wild)
+            if others + found <= wild:
+                out.append(kind)
+        return out
+
+    def need(self, row: int, wild: int) -> int:
+        """The fewest wild cards the suit's naturals ``row`` (packed 4 bits a rank) need
+        as part of a layout when ``wild`` are held (:func:`_fewest_wild`); any answer
+        above ``wild`` only says "more than ``wild``".
+
+        The memo is keyed by the row alone: it keeps the budget ``b`` the row was
+        searched with and the answer ``r``.  ``r <= b`` is the row's true minimum under
+        any budget (a larger budget only adds options using more wild cards); ``r = b+1``
+        says "more than ``b``", final for any ``wild <= b``.
+        """
+        entry = self.needs.get(row)
+        if entry is not None:
+            searched, found = entry
+            if found <= searched or wild <= searched:
+                return found
+        needs = self.needs
+        if len(needs) >= _WILD_NEEDS_LIMIT:
+            needs.clear()
+        found = _fewest_wild(row, wild, self.rules)
+        needs[row] = (wild, found)
+        return found
+
+
+_SUIT_SHIFTS = (0, _SUIT_BITS, 2 * _SUIT_BITS, 3 * _SUIT_BITS)
+_WILD_NIBBLE = 1 << _WILD_SHIFT
 
 
 def _layout_check(options: Options) -> _LayoutCheck:
@@ -394,12 +450,82 @@ def _layout_check_of(deuces_wild: bool, deuce_natural: bool, min_natural: int) -
 
 def _fewest_wild(row: int, wild: int, rules: MeldRules) -> int:
     """The fewest of ``wild`` wild cards with which runs lay the suit's naturals ``row``
-    (packed 4 bits a rank) as part of a layout; ``wild + 1`` if none will do."""
+    (packed 4 bits a rank) as part of a layout; ``wild + 1`` if none will do.
+
+    The same answer as the least ``sum(sizes) - naturals`` over :func:`_suit_options`'
+    run sizes, from :func:`_cover_sizes`' bit sets of those sizes (no windows kept).
+    """
     counts = tuple((row >> 4 * r) & 15 for r in range(13))
-    naturals = sum(counts)
-    options = _suit_options(counts, run_order(rules), rules.min_natural, wild)
-    # Runs of total size S through n naturals hold S - n wild cards.
-    return min((sum(sizes) - naturals for sizes in options), default=wild + 1)
+    reach = 0
+    for have in _ace_splits(counts, run_order(rules)):
+        reach |= _cover_sizes(have, rules.min_natural, wild)
+    if reach:
+        naturals = sum(counts)
+        for code, total in _SIZE_TOTALS:  # fewest cards in runs first
+            if reach >> code & 1:
+                return total - naturals  # runs of total size S through n naturals: S - n wild
+    return wild + 1
+
+
+def _ace_splits(row: tuple[int, ...], order: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """:func:`_suit_options`' slot counts of one suit's 13 rank counts, one per way of
+    placing its aces low or high."""
+    base = [row[position_rank(p) - 1] if position_rank(p) != 1 else 0 for p in order]
+    aces = row[0]
+    if not aces:
+        return [tuple(base)]
+    slot_of = {p: j for j, p in enumerate(order)}
+    ends = [slot_of[p] for p in (1, HIGH_ACE) if p in slot_of]
+    splits = []
+    for low in range(aces + 1) if len(ends) == 2 else [aces] if ends else []:
+        split = base[:]
+        split[ends[0]] += low
+        split[ends[-1]] += aces - low
+        splits.append(tuple(split))
+    return splits
+
+
+def _size_code(sizes: Sequence[int]) -> int:
+    """A multiset of run sizes 3-5 as a bit index: 1 per 3, 8 per 4, 64 per 5."""
+    return sum(_SIZE_STEP[size] for size in sizes)
+
+
+_SIZE_STEP = {3: 1, 4: 8, 5: 64}
+_PARTIAL_MASK = sum(1 << _size_code(sizes) for sizes in _PARTIAL)
+"""Bit :func:`_size_code` of every partial layout's run sizes (at most five 3s, three
+4s and one 5: adding a run never carries into the next count)."""
+_SIZE_TOTALS = sorted(((_size_code(sizes), sum(sizes)) for sizes in _PARTIAL), key=lambda t: t[1])
+
+
+@lru_cache(maxsize=1 << 16)
+def _cover_sizes(have: tuple[int, ...], min_natural: int, budget: int) -> int:
+    """The run sizes of :func:`_suit_covers`, as a bit set of :func:`_size_code` s.
+
+    The same search without the windows: adding a run of size ``s`` to every size
+    multiset of the rest is one shift of the bit set, and the partial layouts one mask.
+    """
+    low = next((j for j, n in enumerate(have) if n), None)
+    if low is None:
+        return 1  # the empty multiset
+    out = 0
+    slots = len(have)
+    for length in (3, 4, 5):
+        step = _SIZE_STEP[length]
+        for start in range(max(0, low - length + 1), low + 1):
+            if start + length > slots:
+                continue
+            later = [j for j in range(low + 1, start + length) if have[j]]
+            for k in range(len(later) + 1):
+                wild = length - 1 - k
+                if wild > budget or k + 1 < min_natural:
+                    continue
+                for chosen in combinations(later, k):
+                    left = list(have)
+                    left[low] -= 1
+                    for j in chosen:
+                        left[j] -= 1
+                    out |= _cover_sizes(tuple(left), min_natural, budget - wild) << step
+    return out & _PARTIAL_MASK
 
 
 @lru_cache(maxsize=1 << 16)

@@ -422,11 +422,17 @@ def _isolated_kinds(counts: tuple[int, ...], runs_only: bool, enough: int) -> li
     Works on bit masks: bit p of a colour's row is set when that colour has a
     tile for run position p (1..14, the 1 sitting at both 1 and 14).
     """
-    jokers = counts[JOKER_KIND]
+    if counts[JOKER_KIND] >= 2:
+        return []
+    rows = [_row_mask(counts[s]) for s in _SUIT_SLICES]
+    return _isolated_in_rows(rows, counts[JOKER_KIND], runs_only, enough)
+
+
+def _isolated_in_rows(rows: list[int], jokers: int, runs_only: bool, enough: int) -> list[int]:
+    """:func:`_isolated_kinds` of the colours' run-position masks ``rows`` (:func:`_row_mask`)."""
     found: list[int] = []
     if jokers >= 2:
         return found
-    rows = [_row_mask(counts[s]) for s in _SUIT_SLICES]
     r0, r1, r2, r3 = rows
     if runs_only:
         set_ok = 0
@@ -462,7 +468,61 @@ def _isolated_kinds(counts: tuple[int, ...], runs_only: bool, enough: int) -> li
     return found
 
 
+def _joker_cannot_hold(rows: list[int], naturals: Sequence[int]) -> bool:
+    """With one joker in 15 tiles: whether no discard leaves 14 that split into formations
+    because the tiles that only a formation with the joker can hold are too spread out.
+
+    At most one formation holds the joker; every natural tile in no joker-free
+    formation (no run of three held, no number in three colours) must be in it, but for
+    the discard: those are one colour or one number.  ``rows`` are :func:`_row_mask`'s.
+    """
+    r0, r1, r2, r3 = rows
+    in_three = (r0 & r1 & r2) | (r0 & r1 & r3) | (r0 & r2 & r3) | (r1 & r2 & r3)
+    in_two = (r0 & r1) | (r0 & r2) | (r0 & r3) | (r1 & r2) | (r1 & r3) | (r2 & r3)
+    natural_runs = []
+    joker_runs = []
+    for row in rows:
+        starts = row & row >> 1 & row >> 2 & _RUN_STARTS
+        natural_runs.append(starts | starts << 1 | starts << 2 | in_three)
+        starts = ((row & row >> 1) | (row & row >> 2) | (row >> 1 & row >> 2)) & _RUN_STARTS
+        joker_runs.append(starts | starts << 1 | starts << 2 | in_two)
+    alone = 0
+    helped: list[int] = []
+    for kind in naturals:
+        bit = _POSITION_BITS[kind]
+        colour = kind // 13
+        if natural_runs[colour] & bit:
+            continue
+        if joker_runs[colour] & bit:
+            helped.append(kind)
+        else:
+            alone += 1
+    if alone > 1:
+        return True
+    if len(helped) < 2:
+        return False
+    if alone:  # the discard is the tile in no formation
+        return not _one_formation(helped)
+    return not (
+        _one_formation(helped)
+        or any(_one_formation(helped[:i] + helped[i + 1 :]) for i in range(len(helped)))
+    )
+
+
+def _one_formation(kinds: list[int]) -> bool:
+    """Whether the natural ``kinds`` are of one colour or one number (as a formation's are)."""
+    return len({k // 13 for k in kinds}) <= 1 or len({k % 13 for k in kinds}) <= 1
+
+
+_RUN_STARTS = sum(1 << start for start in range(1, HIGH_ACE - 1))
+"""The first positions of the runs of three on positions 1..14."""
 _MIDDLE_BITS = sum(1 << position for position in range(2, 14))
+_POSITION_BITS = tuple(
+    (1 << 1 | 1 << HIGH_ACE) if rank_of_kind(k) == 1 else 1 << rank_of_kind(k)
+    for k in range(JOKER_KIND)
+)
+"""Per natural kind, :func:`_row_mask`'s bits for one tile of it."""
+_RANK_OF = tuple(rank_of_kind(k) for k in range(JOKER_KIND))
 _SUIT_SLICES = tuple(suit_kinds(c) for c in range(SUIT_COUNT))
 
 
@@ -631,21 +691,30 @@ def _closing_kinds(
     # Cheap tests on all 15 tiles rule out whole families before any discard is tried.
     jokers = kinds.count(JOKER_KIND)
     naturals = kinds[: len(kinds) - jokers]  # sorted: the jokers (52) come last
-    counts = counts_of(list(kinds))
     by_rank = [0] * 14  # by_rank[r]: naturals of number r
+    rows = [0, 0, 0, 0]  # each colour's run positions held (_row_mask)
+    odd = 0  # bit k: kind k held an odd number of times
     for k in naturals:
-        by_rank[rank_of_kind(k)] += 1
+        by_rank[_RANK_OF[k]] += 1
+        rows[k // 13] |= _POSITION_BITS[k]
+        odd ^= 1 << k
     # A complete run holds each number once, the 1 twice (at both ends).
     excess = sum(
         n - (2 if r == 1 else 1) for r, n in enumerate(by_rank) if n > (2 if r == 1 else 1)
     )
     complete_run = excess <= 1  # Monocolour, Mosaic (and one Bicolour reading)
-    singles = sum(map((1).__and__, counts[:JOKER_KIND]))  # kinds held an odd number of times
+    singles = odd.bit_count()  # kinds held an odd number of times
     doubles = singles - 1 <= jokers
     bete = 14 - by_rank.count(0) <= 5
     # Cover contracts (Simple, Bicolour) need the other 14 to split into formations;
-    # one search finds every discard that allows it.
-    covers = _cover_skips(counts, True)
+    # one search finds every discard that allows it.  Two tiles with no possible
+    # partner rule it out at once (its own first test, here without a count vector).
+    if len(_isolated_in_rows(rows, jokers, False, 2)) > 1 or (
+        jokers == 1 and _joker_cannot_hold(rows, naturals)
+    ):
+        covers: frozenset[int] = frozenset()
+    else:
+        covers = _cover_skips(counts_of(list(kinds)), True)
     if not (complete_run or doubles or bete or covers):
         return ()
     out = []

@@ -403,8 +403,109 @@ def _isolated(counts: Sequence[int], enough: int, rules: MeldRules) -> list[int]
     return found
 
 
+def _loose(counts: Sequence[int], enough: int, rules: MeldRules) -> list[int]:
+    """Up to ``enough`` natural tiles (a kind once per tile) that lie in no formation.
+
+    Sound for any rules with formations of three or more, and stronger than
+    :func:`_isolated` where at most one joker can join a formation: a formation then
+    holds a run of three positions of which at most one lacks a tile of the rack (a
+    longer run holds such a three around each tile), or two tiles of one number in
+    different colours (three without a joker).  With more jokers nothing is found.
+    """
+    jokers = counts[JOKER_KIND]
+    wild = jokers if rules.max_wild is None else min(jokers, rules.max_wild)
+    if wild >= 2 or rules.min_size < 3:
+        return []
+    masks = [_position_mask(counts[s]) for s in _SUIT_SLICES]
+    m0, m1, m2, m3 = masks
+    # Numbers held in at least 3 - wild colours (bits by position, the 1 at both).
+    if wild:
+        in_set = (m0 & m1) | (m0 & m2) | (m0 & m3) | (m1 & m2) | (m1 & m3) | (m2 & m3)
+    else:
+        in_set = (m0 & m1 & m2) | (m0 & m1 & m3) | (m0 & m2 & m3) | (m1 & m2 & m3)
+    if not rules.set_distinct_suits:
+        in_set = _ALL_POSITIONS  # repeated colours: not worked out here
+    found: list[int] = []
+    for colour, own in enumerate(masks):
+        if not own:
+            continue
+        if wild:  # two of three positions held
+            starts = (own & own >> 1) | (own & own >> 2) | (own >> 1 & own >> 2)
+        else:
+            starts = own & own >> 1 & own >> 2
+        starts &= _RUN_STARTS
+        alone = own & ~(starts | starts << 1 | starts << 2 | in_set)
+        if not alone:
+            continue
+        base = kind_of(colour, 1)
+        if alone & _ONE_BITS == _ONE_BITS:
+            found += [base] * counts[base]
+        rest = alone & _MIDDLE_BITS
+        while rest:  # positions 2..13, lowest first
+            low = rest & -rest
+            kind = base + low.bit_length() - 2  # position p is tile base + p - 1
+            found += [kind] * counts[kind]
+            rest ^= low
+        if len(found) >= enough:
+            break
+    return found[:enough]
+
+
+def _joker_cannot_hold(counts: Sequence[int]) -> bool:
+    """With one joker in the rack: whether no discard leaves tiles that all lie in
+    formations, because the tiles only a formation with the joker can hold (no run of
+    three held, no number in three colours) are too spread out.
+
+    At most one formation holds the joker, and it holds all of them but the discard:
+    they are one colour or one number.  For formations of three or more in distinct
+    colours where one joker can join (the caller checks).
+    """
+    masks = [_position_mask(counts[s]) for s in _SUIT_SLICES]
+    m0, m1, m2, m3 = masks
+    in_three = (m0 & m1 & m2) | (m0 & m1 & m3) | (m0 & m2 & m3) | (m1 & m2 & m3)
+    in_two = (m0 & m1) | (m0 & m2) | (m0 & m3) | (m1 & m2) | (m1 & m3) | (m2 & m3)
+    alone = 0
+    helped: list[int] = []
+    for colour, own in enumerate(masks):
+        if not own:
+            continue
+        starts = own & own >> 1 & own >> 2 & _RUN_STARTS
+        natural = starts | starts << 1 | starts << 2 | in_three
+        starts = ((own & own >> 1) | (own & own >> 2) | (own >> 1 & own >> 2)) & _RUN_STARTS
+        joker = starts | starts << 1 | starts << 2 | in_two
+        base = kind_of(colour, 1)
+        for kind in range(base, base + 13):
+            if not counts[kind]:
+                continue
+            bits = _ONE_BITS if kind == base else 1 << (kind - base + 1)
+            if natural & bits:
+                continue
+            if joker & bits:
+                helped += [kind] * counts[kind]
+            else:
+                alone += counts[kind]
+    if alone > 1:
+        return True
+    if len(helped) < 2:
+        return False
+    if alone:  # the discard is the tile in no formation
+        return not _one_formation(helped)
+    return not (
+        _one_formation(helped)
+        or any(_one_formation(helped[:i] + helped[i + 1 :]) for i in range(len(helped)))
+    )
+
+
+def _one_formation(kinds: list[int]) -> bool:
+    """Whether the natural ``kinds`` are of one colour or one number (as a formation's are)."""
+    return len({k // 13 for k in kinds}) <= 1 or len({k % 13 for k in kinds}) <= 1
+
+
 _ONE_BITS = 1 << 1 | 1 << HIGH_ACE
 _MIDDLE_BITS = sum(1 << position for position in range(2, HIGH_ACE))
+_ALL_POSITIONS = sum(1 << position for position in range(1, HIGH_ACE + 1))
+_RUN_STARTS = sum(1 << start for start in range(1, HIGH_ACE - 1))
+"""The first positions of the runs of three on positions 1..14."""
 _SUIT_SLICES = tuple(suit_kinds(c) for c in range(SUIT_COUNT))
 
 
@@ -438,6 +539,8 @@ def _cover_mask(counts: tuple[int, ...], rules: MeldRules) -> int:
         return 1 if not counts[JOKER_KIND] else 0  # jokers alone form nothing
     if _needs_partner(rules) and _isolated(counts, 1, rules):
         return 0
+    if _loose(counts, 1, rules):
+        return 0  # a tile in no formation: no cover
     mask = 0
     for cand in candidates_with(counts, rules, first):
         rest = _rest(counts, cand)
@@ -496,6 +599,19 @@ def _closing_kinds(counts: tuple[int, ...], rules: MeldRules) -> tuple[int, ...]
             return ()
         if lonely:
             kinds = lonely
+    loose = _loose(counts, 2, rules)
+    if len(loose) > 1:
+        return ()  # two tiles in no formation: one could be discarded, never both
+    if (
+        counts[JOKER_KIND] == 1
+        and rules.max_wild != 0
+        and rules.min_size >= 3
+        and rules.set_distinct_suits
+        and _joker_cannot_hold(counts)
+    ):
+        return ()
+    if loose:  # any other discard leaves it in the 14
+        kinds = [k for k in kinds if k == loose[0]]
     out = []
     for kind in kinds:
         rest = list(counts)
