@@ -68,7 +68,9 @@ class Phase(StrEnum):
 
 class GameFields:
     """The fields of a game (set by ``Game``) and the methods its parts call of each
-    other, declared for the type checker only."""
+    other, declared for the type checker and for :meth:`Game.copy
+    <rummykit.engine.game.Game.copy>`, which is generated from these declarations
+    (:func:`copy_plan`): a field declared here cannot be forgotten by a copy."""
 
     # The set-up: the same for every game of one variant, player count and options.
     variant: Variant
@@ -188,3 +190,41 @@ class GameFields:
             face_down: bool = False,
             before_draw: bool = False,
         ) -> None: ...
+
+
+SHARED_FIELDS = frozenset(
+    {"explicit_walls", "_melds_by_rack", "_meld_parts", "_shared_plays", "_verifiers"}
+    | {"_appliers", "_phase_owners", "_phase_verifiers", "_phase_appliers", "ext_states"}
+)
+"""Containers a copy shares with its original: set at set-up and never changed after
+(the wall list, the dispatch tables, the shared caches), or copied on write
+(``ext_states``: :meth:`~rummykit.engine.game.Game.writable_state`)."""
+
+RESET_FIELDS: dict[str, str] = {"_legal_cache": "None", "_plays_by_formation": "{}"}
+"""Per-game caches a copy starts empty (source text of the fresh value)."""
+
+
+def copy_plan() -> list[tuple[str, str]]:
+    """(field, source text of its copy from ``self``) for every container field of
+    :class:`GameFields` a copy must not share: a list is sliced (a list of lists
+    slice by slice), a set copied, the turn copied, a reset cache made fresh.  Any
+    other field is immutable and shared.  A dict (or other mutable) field that is
+    neither shared nor reset raises here, at import: say which it is."""
+    plan: list[tuple[str, str]] = []
+    for name, annotation in GameFields.__annotations__.items():
+        text = str(annotation)
+        if name in RESET_FIELDS:
+            plan.append((name, RESET_FIELDS[name]))
+        elif name in SHARED_FIELDS:
+            continue
+        elif text.startswith("list[list["):
+            plan.append((name, f"[x[:] for x in self.{name}]"))
+        elif text.startswith("list["):
+            plan.append((name, f"self.{name}[:]"))
+        elif text.startswith("set["):
+            plan.append((name, f"set(self.{name})"))
+        elif text == "Turn":
+            plan.append((name, f"self.{name}.copy()"))
+        elif text.startswith(("dict[", "Mapping", "MutableMapping")) or "list[" in text:
+            raise TypeError(f"GameFields.{name}: {text} must be in SHARED_FIELDS or RESET_FIELDS")
+    return plan

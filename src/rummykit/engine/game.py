@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rummykit.engine.actions import (
@@ -32,7 +32,7 @@ from rummykit.engine.actions import (
     ResetTurn,
     TakeColumn,
 )
-from rummykit.engine.core import HistoryMemo, Phase
+from rummykit.engine.core import HistoryMemo, Phase, copy_plan
 from rummykit.engine.deal_end import DealEnd, DealResult
 from rummykit.engine.errors import IllegalActionError
 from rummykit.engine.extension import (
@@ -51,7 +51,7 @@ from rummykit.engine.legal import (
 )
 from rummykit.engine.table import Formation
 from rummykit.engine.table_play import TablePlay
-from rummykit.engine.turn import Snapshot, Turn, TurnChecks, take_snapshot
+from rummykit.engine.turn import Snapshot, Turn, TurnChecks, _compiled, take_snapshot
 from rummykit.model.pieces import JOKER_KIND, Face
 from rummykit.rules.options import VariantOptions, fingerprint
 from rummykit.rules.variant import DealLayout, Variant, find_variant
@@ -604,28 +604,9 @@ class Game(TurnChecks, TablePlay, Enumeration, DealEnd):
         # Both now share one generator, which neither draws from until it has its own
         # (:attr:`rng`): copying a Mersenne Twister's state cost three quarters of a copy.
         self._rng_shared = new._rng_shared = True
-        new.racks = [r[:] for r in self.racks]
-        new.stock = self.stock[:]
-        new.column = self.column[:]
-        new.table = self.table[:]
-        new.credit = self.credit[:]
-        new.locked = set(self.locked)
-        new.totals = self.totals[:]
-        new.results = self.results[:]
-        new.log = self.log[:]
-        new.log_text = self.log_text[:]
-        new.walls_used = self.walls_used[:]
-        for name in (
-            "opened",
-            "turns_taken",
-            "has_laid",
-        ):
-            setattr(new, name, getattr(self, name)[:])
         # Extensions' states are shared until either game changes one (writable_state).
         self._ext_shared = new._ext_shared = True
-        new.turn = self.turn.copy()
-        new._legal_cache = None
-        new._plays_by_formation = {}
+        _copy_containers(self, new)
         return new
 
     @property
@@ -688,3 +669,12 @@ class Game(TurnChecks, TablePlay, Enumeration, DealEnd):
         Discard: _apply_discard,
         NextDeal: _apply_next,
     }
+
+
+_copy_containers: Callable[[Game, Game], None] = _compiled(
+    "def copy_containers(self, new):\n"
+    + "".join(f"    new.{name} = {source}\n" for name, source in copy_plan()),
+    {},
+)
+"""Copies every container field of ``self`` into ``new`` (generated from
+:class:`~rummykit.engine.core.GameFields`, so a new field cannot be forgotten)."""
