@@ -504,8 +504,12 @@ class Game(TurnChecks, TablePlay, Enumeration, DealEnd):
         for ext in self._column_hooks:
             if problem := ext.column_take_problem(self, seat):
                 return problem
-        if rack <= 3:
-            return "§9.6(1)", "with 3 tiles you may draw or take the last tile"
+        last_only = self.play.last_take_only_rack
+        if rack <= last_only:
+            return (
+                self.play.cite("last_take_only", "§9.6(1)"),
+                f"with {last_only} tiles you may draw or take the last tile",
+            )
         if self.play.middle_take_needs_opened and not self.opened[seat]:
             return "§9.6(c)/A-50", "a middle take needs an opened player"
         minimum = self.play.middle_take_min_rack

@@ -179,6 +179,9 @@ class PlayRules:
     middle_take_min_rack: int = 1
     """With ``take_any_column_tile``: a take from below the top needs at least this many
     pieces on the rack (§9.6(c)/A-50)."""
+    last_take_only_rack: int = 0
+    """With ``take_any_column_tile``: a rack of at most this many pieces may take only
+    the top discard (Remi §9.6(1): 3; 0: no such rule)."""
     taken_piece_may_attach: bool = False
     """The obligation of a taken discard is also met by attaching it to a formation on
     the table (A-51)."""
