@@ -7,10 +7,18 @@ from collections.abc import Sequence
 
 import pytest
 
+from rummykit.model.pieces import kind_of
 from rummykit.rules.remi_ro import REMI_RO, build_wall
 from rummykit.rules.remmi_de import REMMI_DE
 from rummykit.rules.remmi_de import build_wall as build_remmi_wall
-from rummykit.rules.tiles import STACK_HEIGHT, STACKS, TILES_106, lay_wall, stack_wall
+from rummykit.rules.tiles import (
+    STACK_HEIGHT,
+    STACKS,
+    TILES_106,
+    lay_wall,
+    one_joker_refutes,
+    stack_wall,
+)
 from rummykit.rules.variant import DealLayout
 
 
@@ -75,3 +83,17 @@ def test_stack_wall_rejects_wrong_rack_sizes_and_repeats() -> None:
         stack_wall(deal, indicator=105, racks=[list(range(14)), list(range(14, 28))])
     with pytest.raises(ValueError, match="named once"):
         stack_wall(deal, indicator=105, racks=[list(range(15)), list(range(14))])
+
+
+def test_one_joker_refutes_only_racks_the_joker_cannot_save() -> None:
+    """The board closing pre-check (remi_ro §9.12, remmi_de 8B): one joker holds one
+    formation, of one colour or one number; the discard may carry one odd tile."""
+    r5, r6, b5, k9 = kind_of(0, 5), kind_of(0, 6), kind_of(1, 5), kind_of(2, 9)
+    assert one_joker_refutes([], 2)  # two tiles in no formation: one discard is not enough
+    assert not one_joker_refutes([], 1)
+    assert not one_joker_refutes([r5], 1)
+    assert not one_joker_refutes([r5, r6], 1)  # one colour: the joker's run
+    assert not one_joker_refutes([r5, b5], 1)  # one number: the joker's set
+    assert one_joker_refutes([r6, b5], 1)  # neither, and the discard is taken
+    assert not one_joker_refutes([r5, r6, k9], 0)  # k9 is the discard
+    assert one_joker_refutes([r6, b5, k9], 0)

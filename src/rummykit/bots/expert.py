@@ -402,16 +402,9 @@ class ExpertBot:
         cost = RackCost(view, variant)
         # Common random numbers: every candidate meets the same sampled worlds.
         draws = self._draws(view, rng)
-        best_face, best_value = chosen.face, float("inf")
-        for face in candidates:
-            rest = list(rack)
-            rest.remove(face)
-            # Greedy's pick keeps a small edge: a deviation must look clearly better.
-            edge = MARGIN if face == chosen.face else 0.0
-            value = self._expected(rest, draws, cost) - edge
-            if value < best_value:
-                best_face, best_value = face, value
-        return Discard(best_face)
+        return _best_discard(
+            candidates, chosen, rack, lambda rest: self._expected(rest, draws, cost)
+        )
 
     def _deadwood_discard(
         self,
@@ -441,19 +434,13 @@ class ExpertBot:
         draws = self._draws(view, rng)
         if len(ranked) < 2 or not draws:
             return chosen
-        best_face, best_value = chosen.face, float("inf")
         weight_sum = sum(w for _, w in draws)
-        for face in ranked:
-            rest = list(rack)
-            rest.remove(face)
-            total = 0.0
-            for drawn, weight in draws:
-                total += weight * _after_best_discard([*rest, drawn], rules, values)
-            # Greedy's pick keeps a small edge: a deviation must look clearly better.
-            value = total / weight_sum - (MARGIN if face == chosen.face else 0.0)
-            if value < best_value:
-                best_face, best_value = face, value
-        return Discard(best_face)
+
+        def expected(rest: list[Face]) -> float:
+            total = sum(w * _after_best_discard([*rest, f], rules, values) for f, w in draws)
+            return total / weight_sum
+
+        return _best_discard(ranked, chosen, rack, expected)
 
     def _deadwood_take(
         self,
@@ -499,6 +486,24 @@ class ExpertBot:
         taken = cost.after_discard([*rack, view.column[-1]])
         drawn = self._expected(rack, draws, cost)
         return take if taken < drawn else Draw()
+
+
+def _best_discard(
+    candidates: Sequence[Face],
+    chosen: Discard,
+    rack: Sequence[Face],
+    cost: Callable[[list[Face]], float],
+) -> Discard:
+    """The candidate whose rack left behind costs least by ``cost``; greedy's pick
+    (``chosen``) keeps an edge of :data:`MARGIN`: a deviation must look clearly better."""
+    best_face, best_value = chosen.face, float("inf")
+    for face in candidates:
+        rest = list(rack)
+        rest.remove(face)
+        value = cost(rest) - (MARGIN if face == chosen.face else 0.0)
+        if value < best_value:
+            best_face, best_value = face, value
+    return Discard(best_face)
 
 
 def _deadwood(rack: Sequence[Face], rules: MeldRules, values: Sequence[int]) -> int:

@@ -12,6 +12,7 @@ from rummykit.model.candidates import candidates_with, counts_of
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, read_meld
 from rummykit.model.pieces import (
     JOKER_KIND,
+    RANKS_PER_SUIT,
     SUIT_COUNT,
     Face,
     Material,
@@ -27,7 +28,7 @@ from rummykit.rules.options import (
     option,
     per_player,
 )
-from rummykit.rules.tiles import TILES_106, lay_wall
+from rummykit.rules.tiles import TILES_106, lay_wall, one_joker_refutes
 from rummykit.rules.tiles import stack_wall as stack_tile_wall
 from rummykit.rules.variant import (
     BoardSettings,
@@ -490,28 +491,14 @@ def _joker_cannot_hold(rows: list[int], naturals: Sequence[int]) -> bool:
     helped: list[int] = []
     for kind in naturals:
         bit = _POSITION_BITS[kind]
-        colour = kind // 13
+        colour = kind // RANKS_PER_SUIT
         if natural_runs[colour] & bit:
             continue
         if joker_runs[colour] & bit:
             helped.append(kind)
         else:
             alone += 1
-    if alone > 1:
-        return True
-    if len(helped) < 2:
-        return False
-    if alone:  # the discard is the tile in no formation
-        return not _one_formation(helped)
-    return not (
-        _one_formation(helped)
-        or any(_one_formation(helped[:i] + helped[i + 1 :]) for i in range(len(helped)))
-    )
-
-
-def _one_formation(kinds: list[int]) -> bool:
-    """Whether the natural ``kinds`` are of one colour or one number (as a formation's are)."""
-    return len({k // 13 for k in kinds}) <= 1 or len({k % 13 for k in kinds}) <= 1
+    return one_joker_refutes(helped, alone)
 
 
 _RUN_STARTS = sum(1 << start for start in range(1, HIGH_ACE - 1))
@@ -696,7 +683,7 @@ def _closing_kinds(
     odd = 0  # bit k: kind k held an odd number of times
     for k in naturals:
         by_rank[_RANK_OF[k]] += 1
-        rows[k // 13] |= _POSITION_BITS[k]
+        rows[k // RANKS_PER_SUIT] |= _POSITION_BITS[k]
         odd ^= 1 << k
     # A complete run holds each number once, the 1 twice (at both ends).
     excess = sum(

@@ -32,7 +32,7 @@ from rummykit.rules.options import (
     option,
     per_player,
 )
-from rummykit.rules.tiles import TILES_106, lay_wall
+from rummykit.rules.tiles import TILES_106, lay_wall, one_joker_refutes
 from rummykit.rules.tiles import stack_wall as stack_tile_wall
 from rummykit.rules.variant import (
     BoardSettings,
@@ -484,21 +484,7 @@ def _joker_cannot_hold(counts: Sequence[int]) -> bool:
                 helped += [kind] * counts[kind]
             else:
                 alone += counts[kind]
-    if alone > 1:
-        return True
-    if len(helped) < 2:
-        return False
-    if alone:  # the discard is the tile in no formation
-        return not _one_formation(helped)
-    return not (
-        _one_formation(helped)
-        or any(_one_formation(helped[:i] + helped[i + 1 :]) for i in range(len(helped)))
-    )
-
-
-def _one_formation(kinds: list[int]) -> bool:
-    """Whether the natural ``kinds`` are of one colour or one number (as a formation's are)."""
-    return len({k // 13 for k in kinds}) <= 1 or len({k % 13 for k in kinds}) <= 1
+    return one_joker_refutes(helped, alone)
 
 
 _ONE_BITS = 1 << 1 | 1 << HIGH_ACE

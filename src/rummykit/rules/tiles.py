@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rummykit.model.pieces import Material, PieceSet
+from rummykit.model.pieces import RANKS_PER_SUIT, Material, PieceSet
 from rummykit.rules.variant import DealLayout
 
 __all__ = ["STACKS", "STACK_HEIGHT", "TILES_106", "Wall", "lay_wall", "stack_wall"]
@@ -111,3 +111,29 @@ def stack_wall(
     for pid, slot_pid in zip([*stock, *rest], stock_slots, strict=True):
         order[slot_of[slot_pid]] = pid
     return [p for p in order if p is not None]
+
+
+def one_joker_refutes(helped: list[int], alone: int) -> bool:
+    """Whether a rack with one joker surely cannot be laid out whole but for one discard:
+    ``alone`` tiles fit in no formation even with the joker, and ``helped`` (their
+    kinds) fit only in the joker's formation.  More than one tile alone is refuted; else
+    the tiles the joker must hold (all of ``helped`` but the discard, when nothing is
+    alone) must be of one colour or one number, as one formation's are."""
+    if alone > 1:
+        return True
+    if len(helped) < 2:
+        return False
+    if alone:  # the discard is the tile in no formation
+        return not _one_formation(helped)
+    return not (
+        _one_formation(helped)
+        or any(_one_formation(helped[:i] + helped[i + 1 :]) for i in range(len(helped)))
+    )
+
+
+def _one_formation(kinds: list[int]) -> bool:
+    """Whether the natural ``kinds`` are of one colour or one number (as a formation's are)."""
+    return (
+        len({k // RANKS_PER_SUIT for k in kinds}) <= 1
+        or len({k % RANKS_PER_SUIT for k in kinds}) <= 1
+    )
