@@ -254,20 +254,8 @@ def _suit_options(
     row: tuple[int, ...], order: tuple[int, ...], min_natural: int, budget: int
 ) -> dict[tuple[int, ...], tuple[_Window, ...]]:
     """:func:`_suit_covers` of one suit's 13 rank counts, each ace low or high."""
-    slot_of = {p: j for j, p in enumerate(order)}
-    base = [row[position_rank(p) - 1] if position_rank(p) != 1 else 0 for p in order]
-    aces = row[0]
-    ends = [slot_of[p] for p in (1, HIGH_ACE) if p in slot_of]
-    splits = [tuple(base)]
-    if aces:
-        splits = []
-        for low in range(aces + 1) if len(ends) == 2 else [aces] if ends else []:
-            split = base[:]
-            split[ends[0]] += low
-            split[ends[-1]] += aces - low
-            splits.append(tuple(split))
     out: dict[tuple[int, ...], tuple[_Window, ...]] = {}
-    for have in splits:
+    for have in _ace_splits(row, order):
         for sizes, windows in _suit_covers(have, min_natural, budget).items():
             out.setdefault(sizes, windows)
     return out
