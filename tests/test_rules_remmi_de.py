@@ -703,3 +703,24 @@ def test_only_ones_own_formations_give_tiles_back() -> None:
     play(game, "P1: discard " + rack(game, 0)[-1])
     draw(game)
     assert illegal(game, "reclaim K10 <- m1").rule == "A-75"
+
+
+def test_a_reclaimed_copy_goes_to_the_new_formation_and_its_twin_to_the_lay_off() -> None:
+    """A-75 option: with two K10 on the rack after a reclaim, a lay-off takes the copy
+    that was already there and the new formation takes the reclaimed one, so the turn
+    can still be committed; a reset puts the tile back on the table."""
+    game = stacked_game(4, {0: "K10 K11 K12 K13 R5 B5 Y5 R10 B10 Y2 K10"}, options=RECLAIM)
+    play(game, "P1: meld [K10 K11 K12 K13]", "P1: meld [R5 B5 Y5]", "P1: discard Y2")
+    pass_turns(game, 3)
+    draw(game)
+    play(game, "P1: reclaim K10 <- m1")
+    (reclaimed,) = game.turn.extensions["reclaim"]
+    play(game, "P1: attach K10 -> m1")
+    assert reclaimed in game.racks[0] and reclaimed not in game.table[0].pieces
+    assert illegal(game, "discard " + rack(game, 0)[-1]).rule == "A-75"
+    play(game, "P1: meld [R10 B10 K10]")
+    assert reclaimed in game.table[2].pieces
+    assert game.can(next(a for a in game.legal_actions() if str(a).startswith("discard")))
+    play(game, "P1: reset")
+    assert "reclaim" not in game.turn.extensions and reclaimed in game.table[0].pieces
+    assert_conserved(game)

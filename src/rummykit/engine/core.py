@@ -108,6 +108,7 @@ class GameFields:
     _turn_list_hooks: tuple[Extension[Any], ...]
     _commit_hooks: tuple[Extension[Any], ...]
     _obliged_hooks: tuple[Extension[Any], ...]
+    _formation_piece_hooks: tuple[Extension[Any], ...]
     _misfit_hooks: tuple[Extension[Any], ...]
     _attached_hooks: tuple[Extension[Any], ...]
     _formation_attach_hooks: tuple[Extension[Any], ...]

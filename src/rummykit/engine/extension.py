@@ -172,6 +172,12 @@ class Extension(Generic[S]):
         picks them before identical copies, and the seat's view counts them as pending."""
         return ()
 
+    def formation_pieces(self, game: Game, seat: int) -> Collection[int]:
+        """Pieces on ``seat``'s rack this turn obliges it to lay in a new formation (e.g.
+        a tile taken back from the table, Remmi A-75): a meld picks them before identical
+        copies, a lay-off, an exchange or a discard after them."""
+        return ()
+
     def verify_misfit_attach(
         self, game: Game, action: Attach, piece: int, formation: Formation
     ) -> bool:

@@ -83,6 +83,7 @@ _DISPATCH_FIELDS = (
     "_turn_list_hooks",
     "_commit_hooks",
     "_obliged_hooks",
+    "_formation_piece_hooks",
     "_misfit_hooks",
     "_attached_hooks",
     "_formation_attach_hooks",
@@ -310,6 +311,7 @@ class Game(TurnChecks, TablePlay, Enumeration, DealEnd):
         self._turn_list_hooks = _overriding(self.extensions, "turn_actions")
         self._commit_hooks = _overriding(self.extensions, "turn_commit_problem")
         self._obliged_hooks = _overriding(self.extensions, "obliged_pieces")
+        self._formation_piece_hooks = _overriding(self.extensions, "formation_pieces")
         self._misfit_hooks = _overriding(self.extensions, "verify_misfit_attach")
         self._attached_hooks = _overriding(self.extensions, "attached")
         self._formation_attach_hooks = _overriding(self.extensions, "formation_data")

@@ -69,8 +69,6 @@ class Turn:
     exchanged: bool = False
     attached: bool = False
     dirty: bool = False
-    reclaimed: list[int] = field(default_factory=list)
-    """Tiles taken back from the table this turn: each must go into a new formation."""
     gained: int = -1
     """The piece drawn or taken this turn (-1: none yet)."""
     extensions: dict[str, Any] = field(default_factory=dict)
@@ -158,12 +156,11 @@ class TurnChecks(GameFields):
         else:
             avoided.update(self.turn.must_use)
         if self.turn.extensions:
+            game = cast("Game", self)
             for ext in self._obliged_hooks:
-                preferred.update(ext.obliged_pieces(cast("Game", self), seat))
-        if is_meld:
-            preferred.update(self.turn.reclaimed)
-        else:
-            avoided.update(self.turn.reclaimed)
+                preferred.update(ext.obliged_pieces(game, seat))
+            for ext in self._formation_piece_hooks:
+                (preferred if is_meld else avoided).update(ext.formation_pieces(game, seat))
         chosen: list[int] = []
         for face in faces:
             kind = face.kind
@@ -199,10 +196,6 @@ class TurnChecks(GameFields):
             return self.play.cite("exchange_use", "§2.1(8)"), (
                 "the exchanged joker must be used in a formation this turn"
             )
-        if turn.reclaimed:
-            on_new = {p for fid in turn.new_formations for p in self.table[fid - 1].pieces}
-            if not set(turn.reclaimed) <= on_new:
-                return "A-75", "a reclaimed tile must be laid in a new formation this turn"
         if not self.opened[seat] and not hand:
             if turn.new_formations and (problem := self._opening_problem()):
                 return problem
@@ -279,10 +272,12 @@ class TurnChecks(GameFields):
         turn = self.turn
         if len(options) == 1:
             return options
-        if not (turn.must_use or turn.pending_jokers or turn.reclaimed):
+        if not (turn.must_use or turn.pending_jokers or turn.extensions):
             return [min(options)]
-        obligated = (
-            set(self.turn.must_use) | set(self.turn.pending_jokers) | set(self.turn.reclaimed)
-        )
+        obligated = set(turn.must_use) | set(turn.pending_jokers)
+        if turn.extensions:
+            obligated.update(self.obliged_pieces(seat))
+            for ext in self._formation_piece_hooks:
+                obligated.update(ext.formation_pieces(cast("Game", self), seat))
         options.sort(key=lambda p: (p in obligated, p))
         return [options[0]]

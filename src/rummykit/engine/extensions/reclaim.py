@@ -1,7 +1,10 @@
 """Taking one's own end tiles back (Remmi, A-75 option): a player may take an end tile of
 a run, or any tile of a set, that he laid in an earlier turn, if the formation stays
-valid; the tile must go into a new formation in the same turn (the core keeps that
-obligation in ``turn.reclaimed``).
+valid; the tile must go into a new formation in the same turn.
+
+The tiles taken back this turn are this extension's state of the turn
+(``game.turn.extensions["reclaim"]``, a tuple of piece ids): a reset puts them back on the
+table and the next turn starts without them.
 
 Remmi names it ``"reclaim"`` in ``PlayRules.extensions``; its option
 ``allow_reclaim_own_end_tiles`` turns it on.
@@ -9,7 +12,7 @@ Remmi names it ``"reclaim"`` in ``PlayRules.extensions``; its option
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rummykit.engine.actions import Action, Reclaim
@@ -23,12 +26,14 @@ if TYPE_CHECKING:
 
 __all__ = ["TakeBack"]
 
+NAME = "reclaim"
+
 
 @register_extension
 class TakeBack(Extension[Any]):
     """A-75: own end tiles come back to the rack for a new formation."""
 
-    name = "reclaim"
+    name = NAME
     handlers: ClassVar[Mapping[type[Action], tuple[str, str]]] = {
         Reclaim: ("_verify_reclaim", "_apply_reclaim"),
     }
@@ -85,8 +90,22 @@ class TakeBack(Extension[Any]):
         game.credit[piece] = -1
         game.racks[seat].append(piece)
         game.racks[seat].sort()
-        game.turn.reclaimed.append(piece)
-        game.turn.dirty = True
+        turn = game.turn
+        turn.extensions[NAME] = (*turn.extensions.get(NAME, ()), piece)
+        turn.dirty = True
+
+    def formation_pieces(self, game: Game, seat: int) -> Collection[int]:
+        reclaimed: tuple[int, ...] = game.turn.extensions.get(NAME, ())
+        return reclaimed
+
+    def turn_commit_problem(self, game: Game, seat: int) -> tuple[str, str] | None:
+        reclaimed: tuple[int, ...] = game.turn.extensions.get(NAME, ())
+        if reclaimed:
+            table = game.table
+            on_new = {p for fid in game.turn.new_formations for p in table[fid - 1].pieces}
+            if not on_new.issuperset(reclaimed):
+                return "A-75", "a reclaimed tile must be laid in a new formation this turn"
+        return None
 
     def table_actions(self, game: Game, seat: int, out: list[Action]) -> None:
         if not self.enabled:
