@@ -23,6 +23,7 @@ from kit import CARD_NOTATION, PieceAllocator
 from rummykit.engine import Game
 from rummykit.model.pieces import Face, Material, PieceSet
 from rummykit.rules.cards import stack_cards
+from rummykit.rules.double import JOKER_VALUE, VALUES
 from rummykit.rules.variant import Variant, find_variant
 
 MAT = Material.CARDS
@@ -34,10 +35,12 @@ __all__ = [
     "card_match",
     "card_order",
     "cards",
+    "double_hand_points",
     "face",
     "faces",
     "first_player_dealer",
     "foreign_sections",
+    "legal_texts",
 ]
 
 face = CARD_NOTATION.face
@@ -190,3 +193,13 @@ def foreign_sections(rule: str, own: Sequence[str], ambiguities: Iterable[int]) 
             continue
         out.append(part)
     return out
+
+
+def double_hand_points(game: Game, seat: int) -> int:
+    """RULES §4.9 value of the cards in ``seat``'s hand."""
+    return sum(JOKER_VALUE if f.is_joker else VALUES[f.rank] for f in game.rack_faces(seat))
+
+
+def legal_texts(game: Game) -> set[str]:
+    """The legal actions in notation."""
+    return {str(a) for a in game.legal_actions()}

@@ -545,3 +545,14 @@ def test_action_entries_have_their_types_checked(finished: list[Game], entry: An
     with pytest.raises(RecordError) as info:
         replay(record)
     assert info.value.index == 3
+
+
+def test_a_record_error_keeps_its_index_across_pickle() -> None:
+    """A replay refused in a worker process reaches its parent with the failing action's
+    index and the same message."""
+    import pickle
+
+    err = RecordError("not a legal action", 7)
+    back = pickle.loads(pickle.dumps(err))
+    assert (back.index, back.detail, str(back)) == (7, "not a legal action", str(err))
+    assert str(back) == "action 7: not a legal action"

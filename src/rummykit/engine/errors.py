@@ -17,3 +17,8 @@ class IllegalActionError(ValueError):
         self.reason = reason
         self.state = state
         super().__init__(f"illegal action '{action}': {reason} [RULES {rule}] ({state})")
+
+    def __reduce__(self) -> tuple[type[IllegalActionError], tuple[str, str, str, str]]:
+        # The default rebuilds from ``args`` (the message alone), which this constructor
+        # refuses: a refusal raised in a worker process would not reach its parent.
+        return type(self), (self.action, self.rule, self.reason, self.state)

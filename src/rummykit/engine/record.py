@@ -40,7 +40,13 @@ class RecordError(ValueError):
 
     def __init__(self, message: str, index: int | None = None) -> None:
         self.index = index
+        self.detail = message
         super().__init__(message if index is None else f"action {index}: {message}")
+
+    def __reduce__(self) -> tuple[type[RecordError], tuple[str, int | None]]:
+        # Rebuilt from the constructor's arguments, not from the message alone, so that a
+        # worker process's error keeps its index.
+        return type(self), (self.detail, self.index)
 
 
 @dataclass(frozen=True, slots=True)
