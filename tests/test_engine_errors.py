@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+from collections.abc import Callable
 
 import pytest
 
@@ -36,11 +37,13 @@ def test_an_engine_refusal_carries_its_rule() -> None:
 
 
 @pytest.mark.parametrize("clone", [lambda e: pickle.loads(pickle.dumps(e)), copy.deepcopy])
-def test_the_error_round_trips_through_pickle_and_deepcopy(clone: object) -> None:
+def test_the_error_round_trips_through_pickle_and_deepcopy(
+    clone: Callable[[IllegalActionError], IllegalActionError],
+) -> None:
     """A refusal raised in a worker process (tournaments and searches run in pools) must
     reach the parent intact: pickling keeps every field and the message."""
     err = IllegalActionError("take 9", "§9.6", "no tile at that position", "P2 to move")
-    back = clone(err)  # type: ignore[operator]
+    back = clone(err)
     assert type(back) is IllegalActionError
     assert (back.action, back.rule, back.reason, back.state) == (
         err.action,

@@ -19,14 +19,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from rummykit.engine import Game, Phase, SeatView, view
-from rummykit.engine.view import FormationView
-from rummykit.model.pieces import JOKER_KIND, PieceSet, suit_of_kind
+from rummykit.model.pieces import JOKER_KIND, Face, PieceSet, suit_of_kind
 from rummykit.rl.memory import COUNT_BLOCKS, PublicMemory
 from rummykit.rules.variant import Variant
 
@@ -82,6 +81,20 @@ class ObservationBlock:
     def stop(self) -> int:
         """One past the block's last index."""
         return self.start + self.size
+
+
+class FormationFacts(Protocol):
+    """What a formation's observation row reads: a formation's view, or the tracker's
+    lighter copy of the same fields."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def faces(self) -> tuple[Face, ...]: ...
+    @property
+    def positions(self) -> tuple[int, ...]: ...
 
 
 class ObservationEncoder:
@@ -390,7 +403,7 @@ class ObservationEncoder:
         return positions
 
     def _formation_row(
-        self, formation: FormationView, owner: int
+        self, formation: FormationFacts, owner: int
     ) -> tuple[list[int], list[int], list[float]]:
         """(indices counted once each, fraction indices, their values) for a formation:
         its pieces in the ``table`` block and its ``formations`` slot."""

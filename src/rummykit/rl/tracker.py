@@ -210,7 +210,7 @@ class ObservationTracker:
             return known
         e = self.encoder
         facts = _FormationFacts(formation, game.faces)
-        ones, fidx, fval = e._formation_row(facts, 0)  # type: ignore[arg-type]
+        ones, fidx, fval = e._formation_row(facts, 0)
         owner_at = self._formations_at + (formation.id - 1) * e._formation_stride + _FORMATION_BASE
         ones = [i for i in ones if i != owner_at]
         if len(self._rows) > 50_000:
