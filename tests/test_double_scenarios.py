@@ -5,9 +5,8 @@ cover the remaining rules of §4 and the ambiguities it resolves (A-04, A-09 to 
 Seats are in play order: unless a test says otherwise the last seat deals, so seat 0
 is P1, the first player.
 
-A lay-off that replaces a joker in a run (§4.5) is two actions in the engine:
-``attach 3D -> m1`` puts the card in the joker's place and lifts the joker, and the
-next action must attach that joker again (``attach JK(4D) -> m1``).
+A lay-off that replaces a joker in a run (§4.5) is two actions in the engine (see
+tests/test_engine_extensions_joker_shift.py, which holds the other joker-shift tests).
 """
 
 from __future__ import annotations
