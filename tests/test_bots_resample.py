@@ -14,9 +14,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kit import play
+from remi_ro_support import stacked_game
 from rummykit.bots import make_bot
 from rummykit.bots.resample import RESAMPLE_PHASES, ResampleError, resample
 from rummykit.engine.actions import Meld, ResetTurn, TakeColumn
+from rummykit.engine.extensions.preplay import preplay_state
 from rummykit.engine.game import Game, Phase
 from rummykit.engine.view import view
 from rummykit.rules.variant import all_variants
@@ -174,3 +177,20 @@ def test_an_upcard_laid_and_taken_back_shows_in_the_pile_again() -> None:
             assert view(resample(seen, random.Random(i)), seat) == seen
         return
     pytest.fail("no deal laid the upcard and took it back")
+
+
+def test_the_accepter_of_a_swap_resamples_its_own_worlds() -> None:
+    """RULES §9.4(1), A-49: P1 accepted P2's swap, giving one R7 of its dealt double for a
+    K5.  Only P1 sees ``accept R7``; its worlds must still hold R7 as its dealt double
+    (it held both tiles).  The accepted double used to be left out of P1's count of held
+    pieces, and most of P1's resamples failed."""
+    game = stacked_game(4, {0: "R7 R7 B12 B12", 1: "K5 K5 Y3 Y3", 2: "Y9 Y9"}, ready=False)
+    play(game, "P1: doubles small", "P1: ready", "P2: doubles small", "P2: swap K5 P1")
+    play(game, "P1: accept R7", "P2: ready", "P3: ready", "P4: ready")
+    seen = view(game, 0)
+    (r7,) = {f.kind for f in game.faces if str(f) == "R7"}
+    for i in range(30):
+        world = resample(seen, random.Random(i))
+        assert view(world, 0) == seen
+        state = preplay_state(world)
+        assert state is not None and r7 in state.dealt_doubles[0]

@@ -97,8 +97,9 @@ class _World:
             for s, t in seen.history
         ]
         self.uses: list[Counter[Face]] = [Counter() for _ in range(seen.players)]
-        """Faces each seat laid, discarded or offered beyond what it took from the pile:
-        pieces it held unseen, so not the faces of another seat's dealt double."""
+        """Faces each seat laid, discarded, or showed in a swap (offered or accepted)
+        beyond what it took from the pile: pieces it held unseen, so not the faces of
+        another seat's dealt double."""
         taken: list[Counter[Face]] = [Counter() for _ in range(seen.players)]
         probe = self.variant.deal(
             self.pieces, list(range(len(self.faces))), seen.players, seen.maker, seen.options
@@ -117,12 +118,7 @@ class _World:
             if isinstance(item, str):
                 continue
             proof = item.proves()
-            if isinstance(item, AcceptSwap):
-                # Kept as the isinstance ladder this replaced had it: an accepted swap's
-                # double is not counted (unlike an offered one), though it proves one.
-                self.uses[seat].update(proof.lays + proof.discards)
-            else:
-                self.uses[seat].update(proof.held)
+            self.uses[seat].update(proof.held)
             if proof.discards:
                 # Only a plain discard keeps the deal going: a closing one ends it, and a
                 # deal that is over is never resampled.
