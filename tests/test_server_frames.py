@@ -379,3 +379,11 @@ def test_hints_after_a_partial_opening_count_this_turns_laydown() -> None:
     assert found[0]["topic"] == "laydown"
     assert found[0]["actions"] == ["meld [QS QH QD]"]
     assert "36 points laid this turn" in found[0]["reason"]
+
+
+def test_an_error_frame_needs_a_websocket_error_code() -> None:
+    """``error_frame`` refuses a code the protocol does not list (a REST-only code such
+    as ``table_full``) instead of sending clients a frame they cannot read."""
+    assert json.loads(error_frame("stale_state", "replay"))["code"] == "stale_state"
+    with pytest.raises(ValueError, match="table_full"):
+        error_frame("table_full", "every seat is taken")

@@ -15,6 +15,9 @@ from rummykit.server.schema import (
     HintMessage,
     ResyncMessage,
     StateFrame,
+    is_error_code,
+    is_seat_kind,
+    is_table_status,
     parse_client_message,
 )
 
@@ -80,3 +83,14 @@ def test_a_chat_frame_is_text_or_a_phrase() -> None:
     assert isinstance(said, ChatMessage) and said.text == "<b>hi</b>" and said.phrase is None
     quick = parse_client_message('{"v":1,"type":"chat","phrase":"thanks"}')
     assert isinstance(quick, ChatMessage) and quick.phrase == "thanks" and quick.text is None
+
+
+def test_the_literal_guards_know_exactly_the_protocols_values() -> None:
+    """The guards that turn stored strings into the protocol's literal types accept the
+    schema's values and nothing else (REST-only codes are no WebSocket error codes)."""
+    assert is_error_code("illegal_action") and is_error_code("internal")
+    assert not is_error_code("table_full") and not is_error_code("ILLEGAL_ACTION")
+    assert all(is_seat_kind(k) for k in ("open", "human", "bot"))
+    assert not is_seat_kind("robot")
+    assert all(is_table_status(s) for s in ("open", "playing", "finished"))
+    assert not is_table_status("paused")

@@ -12,7 +12,8 @@ import pytest
 from kit import draw, play
 from romme_support import romme_game
 from rummykit.engine.game import Game
-from rummykit.server.tables import Lobby, ProtocolError, Table
+from rummykit.server.schema import is_seat_kind, is_table_status
+from rummykit.server.tables import Lobby, ProtocolError, Table, _stored
 
 # Found in the browser: Rommé, seat 2 an ``easy`` expert.  It takes the discard, lays
 # two runs (39 points, one short of the opening), and its greedy plan resets the turn;
@@ -286,3 +287,11 @@ def test_a_human_leaving_between_deals_is_no_longer_awaited() -> None:
     assert table.awaited() == [1]
     table.leave(1)
     assert table.awaited() == [] and table.bot_to_move() is not None
+
+
+def test_a_stored_value_the_protocol_does_not_know_is_refused() -> None:
+    """A seat kind or table status no migration wrote (a corrupt store) is refused
+    rather than sent to every client as a table header."""
+    assert _stored("bot", is_seat_kind) == "bot"
+    with pytest.raises(ValueError, match="paused"):
+        _stored("paused", is_table_status)

@@ -11,7 +11,7 @@ from rummykit.engine.actions import parse_action
 from rummykit.engine.game import Phase
 from rummykit.engine.view import SeatView
 from rummykit.rules.variant import find_variant
-from rummykit.server.schema import ErrorFrame, StateFrame
+from rummykit.server.schema import ErrorFrame, StateFrame, is_error_code
 
 __all__ = ["error_frame", "hands_of", "hints_for", "state_frame"]
 
@@ -71,8 +71,10 @@ def error_frame(
 ) -> str:
     """An ``error`` frame, serialized (``code`` is one of ``schema.ErrorCode``;
     ``explain``: an illegal action's refusal, ``rummykit.server.explain``)."""
+    if not is_error_code(code):
+        raise ValueError(f"{code!r} is no WebSocket error code (schema.ErrorCode)")
     return ErrorFrame(
-        code=code,  # type: ignore[arg-type]
+        code=code,
         message=message,
         action_id=action_id,
         explain=explain,

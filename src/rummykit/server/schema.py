@@ -7,7 +7,7 @@ built from these models so that ``docs/protocol.md`` and the code agree.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Any, Literal, TypeGuard, cast, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -31,10 +31,15 @@ __all__ = [
     "PongFrame",
     "ResyncMessage",
     "SeatInfo",
+    "SeatKind",
     "StateFrame",
     "TableFrame",
     "TableInfo",
+    "TableStatus",
     "WelcomeFrame",
+    "is_error_code",
+    "is_seat_kind",
+    "is_table_status",
     "parse_client_message",
 ]
 
@@ -59,6 +64,28 @@ ErrorCode = Literal[
     "chat_limited",
 ]
 """Stable error codes; an error never changes the table."""
+
+SeatKind = Literal["open", "human", "bot"]
+TableStatus = Literal["open", "playing", "finished"]
+
+_ERROR_CODES = frozenset(get_args(ErrorCode))
+_SEAT_KINDS = frozenset(get_args(SeatKind))
+_TABLE_STATUSES = frozenset(get_args(TableStatus))
+
+
+def is_error_code(code: str) -> TypeGuard[ErrorCode]:
+    """Whether ``code`` is one of the WebSocket error codes (the REST API has more)."""
+    return code in _ERROR_CODES
+
+
+def is_seat_kind(kind: str) -> TypeGuard[SeatKind]:
+    """Whether a stored seat kind is one the protocol knows."""
+    return kind in _SEAT_KINDS
+
+
+def is_table_status(status: str) -> TypeGuard[TableStatus]:
+    """Whether a stored table status is one the protocol knows."""
+    return status in _TABLE_STATUSES
 
 
 class _Frame(BaseModel):
@@ -178,7 +205,7 @@ class SeatInfo(BaseModel):
 
     seat: int
     name: str
-    kind: Literal["open", "human", "bot"]
+    kind: SeatKind
     bot: str | None = None
     """The bot's name for a bot seat (or the bot standing in for an absent player)."""
     connected: bool = False
@@ -198,7 +225,7 @@ class TableInfo(BaseModel):
     options_changed: dict[str, Any]
     players: int
     seats: list[SeatInfo]
-    status: Literal["open", "playing", "finished"]
+    status: TableStatus
     turn_timer: float | None
     rematch: str | None = None
     created: float

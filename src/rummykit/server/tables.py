@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard, TypeVar
 
 from sqlalchemy.engine import Connection
 
@@ -35,6 +35,8 @@ from rummykit.server.schema import (
     SeatInfo,
     StateFrame,
     TableInfo,
+    is_seat_kind,
+    is_table_status,
 )
 from rummykit.server.store import ChatRow, EventRow, SeatRow, Store, TableRow
 
@@ -78,6 +80,17 @@ class ProtocolError(Exception):
         """For ``illegal_action``: the refusal in words every language can render
         (``rummykit.server.explain``)."""
         super().__init__(f"{code}: {message}")
+
+
+_L = TypeVar("_L", bound=str)
+
+
+def _stored(value: str, known: Callable[[str], TypeGuard[_L]]) -> _L:
+    """A stored string as the protocol's literal type; a value no migration wrote is a
+    corrupt store, refused rather than sent to every client."""
+    if known(value):
+        return value
+    raise ValueError(f"the store holds {value!r}, which the protocol does not know")
 
 
 def hash_token(token: str) -> str:
@@ -287,7 +300,7 @@ class Table:
                 SeatInfo(
                     seat=s.seat,
                     name=s.name,
-                    kind=s.kind,  # type: ignore[arg-type]
+                    kind=_stored(s.kind, is_seat_kind),
                     bot=s.bot
                     if s.kind == "bot"
                     else (STANDIN_BOT if self.by_bot(s.seat) else None),
@@ -296,7 +309,7 @@ class Table:
                 )
                 for s in self.row.seats
             ],
-            status=self.row.status,  # type: ignore[arg-type]
+            status=_stored(self.row.status, is_table_status),
             turn_timer=self.row.turn_timer,
             rematch=self.row.rematch,
             created=self.row.created,
