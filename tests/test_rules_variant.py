@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import replace
 
 import pytest
@@ -162,6 +163,9 @@ def test_a_game_without_jokers_refuses_a_joker(variant: str, rule: str) -> None:
     assert "no jokers" in message
     assert (info.value.piece, info.value.rule) == ("JK", rule)
     assert isinstance(info.value, ValueError)
+    # It crosses a process boundary intact (simulations and tournaments run in pools).
+    back = pickle.loads(pickle.dumps(info.value))
+    assert (str(back), back.piece, back.rule) == (message, "JK", rule)
     v.check_pieces(_faces(variant, "5H 6H 7H"))
 
 

@@ -58,6 +58,11 @@ class PieceNotInPackError(ValueError):
         self.piece = piece
         self.rule = rule
 
+    def __reduce__(self) -> tuple[type[PieceNotInPackError], tuple[str, str, str]]:
+        # The default rebuilds from ``args`` (the message alone), which this constructor
+        # refuses: the error would not cross a process boundary.
+        return type(self), (str(self), self.piece, self.rule)
+
 
 class OpeningStructure(StrEnum):
     """What the formations of a first laydown must include (RULES §5.5, §9.8, §10.5)."""
