@@ -493,8 +493,13 @@ class Game(TurnChecks, TablePlay, Enumeration, DealEnd):
                 )
             return
         rack = len(self.racks[seat])
-        if rack <= 2:
-            raise self.fail(action, "§9.6(1)", "with 1 or 2 tiles you may only draw")
+        if rack <= (draw_only := self.play.draw_only_rack):
+            sizes = {1: "1", 2: "1 or 2"}.get(draw_only, f"1 to {draw_only}")
+            raise self.fail(
+                action,
+                self.play.cite("draw_only", "§9.6(1)"),
+                f"with {sizes} tiles you may only draw",
+            )
         if action.index == last:
             return
         if problem := self._middle_take_problem():

@@ -246,7 +246,7 @@ class Enumeration(GameFields):
             last = len(self.column) - 1
             if self.phase is Phase.TURNS and last >= 0:
                 if play.take_any_column_tile:
-                    if len(rack) >= 3 and last >= 1:
+                    if len(rack) > play.draw_only_rack and last >= 1:
                         takes = _takes(last)
                         if self._middle_take_problem() is None:
                             out.extend(takes[1:last])

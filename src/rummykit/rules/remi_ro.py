@@ -788,6 +788,7 @@ def play_rules(options: Options) -> PlayRules:
         first_round_restricted=True,
         first_discard_dead=True,
         take_any_column_tile=True,
+        draw_only_rack=2,
         last_take_only_rack=3,
         middle_take_needs_opened=opts.column_take_middle_requires_opened,
         middle_take_min_rack=opts.column_take_middle_min_rack,

@@ -184,6 +184,9 @@ class PlayRules:
     middle_take_min_rack: int = 1
     """With ``take_any_column_tile``: a take from below the top needs at least this many
     pieces on the rack (§9.6(c)/A-50)."""
+    draw_only_rack: int = 0
+    """With ``take_any_column_tile``: a rack of at most this many pieces may only draw
+    (Remi §9.6(1): 2; 0: no such rule)."""
     last_take_only_rack: int = 0
     """With ``take_any_column_tile``: a rack of at most this many pieces may take only
     the top discard (Remi §9.6(1): 3; 0: no such rule)."""

@@ -323,7 +323,7 @@ def _why_only_draw(me: _Seat) -> _Why:
         return _why("draw_column_empty", "the discard pile is empty")
     if seen.phase is Phase.ROUND1:
         return _why("draw_round1", "nobody takes from the column in round 1 (RULES §9.5(3))")
-    if me.play.take_any_column_tile and len(me.rack) <= 2:
+    if me.play.take_any_column_tile and len(me.rack) <= me.play.draw_only_rack:
         return _why("draw_small_rack", "with 1 or 2 tiles you may only draw (RULES §9.6(1))")
     return _why("draw_not_allowed", "the top discard may not be taken now")
 
