@@ -91,13 +91,20 @@ def _suit_covers(row: tuple[int, ...], order: tuple[int, ...]) -> dict[int, int]
     return best
 
 
+_FITS = {a: tuple(b for b in sorted(_PARTIAL) if a + b in _PARTIAL) for a in _PARTIAL}
+"""For each partial layout's code, the codes that still fit beside it in a pattern."""
+
+
 def _merge(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
+    """The most naturals held by each code of runs made of ``a``'s and ``b``'s."""
     out: dict[int, int] = {}
     for ca, na in a.items():
-        for cb, nb in b.items():
-            code = ca + cb
-            if code in _PARTIAL and out.get(code, -1) < na + nb:
-                out[code] = na + nb
+        for cb in _FITS[ca]:
+            nb = b.get(cb)
+            if nb is not None:
+                code = ca + cb
+                if out.get(code, -1) < na + nb:
+                    out[code] = na + nb
     return out
 
 
@@ -105,10 +112,11 @@ def _complement(reach: dict[int, int]) -> dict[int, int]:
     """For each run-size code ``b``, the most naturals ``reach`` holds with runs that
     leave room for ``b`` in a pattern."""
     out: dict[int, int] = {}
-    for b in _PARTIAL:
+    for b, fits in _FITS.items():
         best = -1
-        for a, n in reach.items():
-            if a + b in _PARTIAL and n > best:
+        for a in fits:
+            n = reach.get(a, -1)
+            if n > best:
                 best = n
         if best >= 0:
             out[b] = best
