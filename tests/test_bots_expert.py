@@ -92,6 +92,8 @@ def test_levels_are_budgets_weakest_first() -> None:
     assert easy.top_k < medium.top_k < hard.top_k
     assert easy.draws < medium.draws < hard.draws
     assert easy.board < medium.board <= hard.board
+    # Continental's layout count (§7.6) from medium up; easy plays greedy's there.
+    assert not easy.layout and medium.layout and hard.layout
 
 
 def test_make_bot_names_and_levels() -> None:
@@ -467,3 +469,30 @@ def test_medium_vienna_discard_keeps_the_pair_with_outs() -> None:
     legal: list[Action] = [Discard(f) for f in sorted(set(hand))]
     assert GreedyBot().choose(seen, legal, random.Random(0)) == Discard(_cards("JH")[0])
     assert ExpertBot("medium").choose(seen, legal, random.Random(0)) == Discard(_cards("KD")[0])
+
+
+def test_medium_takes_a_continental_discard_that_brings_a_layout_nearer() -> None:
+    """RULES §7.6: the hand goes out only as a whole layout.  Four runs of 3 are held;
+    KS makes QS KS two cards of a fifth run (one card short, §7.4: K-A or J-Q-K), so
+    the hand is one card from a layout instead of two.  It completes no run, so
+    greedy's count of cards outside runs does not fall and greedy draws; medium
+    takes."""
+    hand = "3S 4S 5S 6H 7H 8H 9D 10D JD 4C 5C 6C QS KH 8D"
+    seen, legal = _turn_start("continental", hand, "KS")
+    assert GreedyBot().choose(seen, legal, random.Random(0)) == Draw()
+    assert ExpertBot("medium").choose(seen, legal, random.Random(0)) == TakeColumn(0)
+    # JC, far from every club held, brings the layout no nearer: medium draws.
+    seen, legal = _turn_start("continental", hand, "JC")
+    assert ExpertBot("medium").choose(seen, legal, random.Random(0)) == Draw()
+
+
+def test_medium_continental_discard_keeps_the_ace_of_a_low_run() -> None:
+    """RULES §7.4: the 2 is wild and has no place of its own, so A-3-4 is the lowest
+    run and AS 4S 5S miss only 3S (or a wild card) of A-3-4-5.  Greedy's partner
+    count takes the ace and the 4 for three ranks apart and discards AS; medium keeps
+    it and lets a lone 4D go: two cards from a layout (§7.6) instead of three."""
+    hand = _cards("AS 4S 5S AH 3H 4H 9H 10H QH 4D QD AC 9C JC QC KC")
+    seen = replace(view(Game("continental", 2, seed=5), 0), rack=tuple(hand), phase=Phase.TURNS)
+    legal: list[Action] = [Discard(f) for f in sorted(set(hand))]
+    assert GreedyBot().choose(seen, legal, random.Random(0)) == Discard(_cards("AS")[0])
+    assert ExpertBot("medium").choose(seen, legal, random.Random(0)) == Discard(_cards("4D")[0])

@@ -18,6 +18,11 @@ possible, lay and attach everything) except at the decisions where it pays to th
   out first wins the deal — then their points, what the loser is charged;
 * **whether to take the top discard** where taking carries no obligation (Rommé, Basic
   Rummy, ...): scored the same way.
+* **Continental** (RULES §7.6, with ``Level.layout``): who lays out his whole hand
+  first wins the deal, so a discard is judged by the cards the hand still misses of a
+  layout (:class:`~rummykit.bots.layout.LayoutCounter`), then by how many cards that
+  could come next would bring it one nearer; the top discard is taken when it brings
+  the hand nearer.
 
 Before its opening, where the opening has a points minimum, the expert discards as
 greedy does (deadwood is the wrong measure there).  A :class:`Level` with ``worlds``
@@ -45,6 +50,7 @@ from rummykit.bots.board import (
 )
 from rummykit.bots.gin import plays_gin
 from rummykit.bots.greedy import GreedyBot, greedy_order, meld_action
+from rummykit.bots.layout import LayoutCounter, opponents_took
 from rummykit.bots.resample import ResampleError, resample
 from rummykit.engine.actions import (
     Action,
@@ -86,12 +92,16 @@ class Level:
     slip: float = 0.0
     """How often a discard is a casual player's near miss: the next piece by greedy's
     order instead of the chosen one (never a joker or a piece that could close)."""
+    layout: bool = False
+    """Continental (RULES §7.6): discard and take by the cards still missing of a
+    layout and the unseen cards that would bring one nearer
+    (:class:`~rummykit.bots.layout.LayoutCounter`), not greedy's cards outside runs."""
 
 
 LEVELS: dict[str, Level] = {
     "easy": Level(worlds=0, top_k=2, draws=20, board=4, slip=0.2),
-    "medium": Level(worlds=0, top_k=3, draws=60, board=14),
-    "hard": Level(worlds=0, top_k=5, draws=120, board=14, draw_worlds=20),
+    "medium": Level(worlds=0, top_k=3, draws=60, board=14, layout=True),
+    "hard": Level(worlds=0, top_k=5, draws=120, board=14, draw_worlds=20, layout=True),
 }
 """Difficulty levels for players, weakest first."""
 
@@ -286,8 +296,14 @@ class ExpertBot:
                 return self._deadwood_take(view, legal, action, variant, rng)
             return action
         if variant.find_layout is not None:
-            # Continental: the expected pieces outside runs after the next draw was
-            # measured no better than greedy's count now (docs/bots.md), and slower.
+            # Continental (RULES §7.6): the expected pieces outside runs after the next
+            # draw was measured no better than greedy's count (docs/bots.md); what
+            # decides a deal is going out first, so the level counts draws to a layout.
+            if self.level.layout and view.stock_count:
+                if isinstance(action, Discard):
+                    return _layout_discard(view, legal, action, variant)
+                if isinstance(action, Draw | TakeColumn) and view.column:
+                    return _layout_take(view, legal, action, variant)
             return action
         if isinstance(action, Discard):
             # Remi (board play) pays for the table too: shedding is for a charged hand.
@@ -520,6 +536,51 @@ def _after_best_discard(rack: Sequence[Face], rules: MeldRules, values: Sequence
         counts[face.kind] += 1
     arrangement = min_deadwood(counts, rules, values)
     return arrangement.points - max((values[k] for k in arrangement.deadwood), default=0)
+
+
+def _layout_discard(
+    view: SeatView, legal: Sequence[Action], chosen: Discard, variant: Variant
+) -> Discard:
+    """Continental: the discard leaving the fewest cards missing of a layout, then the
+    most cards that could come next and bring it a card nearer (outs: the unseen cards
+    but those an opponent is known to hold), then greedy's pick and order."""
+    counter = LayoutCounter(variant.rules_for(view.options))
+    rack = list(view.rack)
+    faces = sorted({a.face for a in legal if isinstance(a, Discard)})
+    if len(faces) < 2:
+        return chosen
+    missing = counter.discards(rack)
+    fewest = min(missing[f] for f in faces)
+    best = [face for face in faces if missing[face] == fewest]
+    if len(best) == 1:
+        return Discard(best[0])
+    pool = Counter(unseen_faces(view))
+    pool.subtract(opponents_took(view))
+    draws = list(pool.elements())
+
+    def outs(face: Face) -> int:
+        rest = list(rack)
+        rest.remove(face)
+        return counter.outs(rest, draws)
+
+    order = _greedy_order(view, variant)
+    count = {face: outs(face) for face in best}
+    return Discard(min(best, key=lambda f: (-count[f], f != chosen.face, order(f))))
+
+
+def _layout_take(
+    view: SeatView, legal: Sequence[Action], chosen: Action, variant: Variant
+) -> Action:
+    """Continental: take the top discard when it brings the hand a card nearer a
+    layout (the best discard of the other cards following), else draw."""
+    take = TakeColumn(len(view.column) - 1)
+    if take not in legal or Draw() not in legal:
+        return chosen
+    counter = LayoutCounter(variant.rules_for(view.options))
+    rack = list(view.rack)
+    if counter.distance([*rack, view.column[-1]]) < counter.distance(rack):
+        return take
+    return Draw()
 
 
 def _world_draws(
