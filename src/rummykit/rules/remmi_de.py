@@ -32,7 +32,7 @@ from rummykit.rules.options import (
     option,
     per_player,
 )
-from rummykit.rules.tiles import TILES_106, lay_wall, one_joker_refutes
+from rummykit.rules.tiles import TILES_106, alone_kinds, lay_wall, one_joker_refutes
 from rummykit.rules.tiles import stack_wall as stack_tile_wall
 from rummykit.rules.variant import (
     BoardSettings,
@@ -387,19 +387,9 @@ def _isolated(counts: Sequence[int], enough: int, rules: MeldRules) -> list[int]
         alone = own & ~near & ~others
         if not alone:
             continue
-        base = kind_of(colour, 1)
-        # A 1 is alone only if alone at both of its positions.
-        if alone & _ONE_BITS == _ONE_BITS:
-            found.append(base)
-            if len(found) >= enough:
-                return found
-        rest = alone & _MIDDLE_BITS
-        while rest:  # positions 2..13, lowest first
-            low = rest & -rest
-            found.append(base + low.bit_length() - 2)  # position p is tile base + p - 1
-            if len(found) >= enough:
-                return found
-            rest ^= low
+        found += alone_kinds(alone, kind_of(colour, 1))
+        if len(found) >= enough:
+            return found[:enough]
     return found
 
 
@@ -437,15 +427,8 @@ def _loose(counts: Sequence[int], enough: int, rules: MeldRules) -> list[int]:
         alone = own & ~(starts | starts << 1 | starts << 2 | in_set)
         if not alone:
             continue
-        base = kind_of(colour, 1)
-        if alone & _ONE_BITS == _ONE_BITS:
-            found += [base] * counts[base]
-        rest = alone & _MIDDLE_BITS
-        while rest:  # positions 2..13, lowest first
-            low = rest & -rest
-            kind = base + low.bit_length() - 2  # position p is tile base + p - 1
+        for kind in alone_kinds(alone, kind_of(colour, 1)):
             found += [kind] * counts[kind]
-            rest ^= low
         if len(found) >= enough:
             break
     return found[:enough]
@@ -488,7 +471,6 @@ def _joker_cannot_hold(counts: Sequence[int]) -> bool:
 
 
 _ONE_BITS = 1 << 1 | 1 << HIGH_ACE
-_MIDDLE_BITS = sum(1 << position for position in range(2, HIGH_ACE))
 _ALL_POSITIONS = sum(1 << position for position in range(1, HIGH_ACE + 1))
 _RUN_STARTS = sum(1 << start for start in range(1, HIGH_ACE - 1))
 """The first positions of the runs of three on positions 1..14."""
