@@ -56,6 +56,7 @@ _PART_LIMIT = 20_000
 _FIRST = itemgetter(0)
 _SECOND = itemgetter(1)
 _NO_SUIT = (0, 0, 0, 0)
+_SUIT_SLICES = tuple(suit_kinds(suit) for suit in range(SUIT_COUNT))
 
 
 class _FormationPlays(NamedTuple):
@@ -105,7 +106,7 @@ def _meld_actions(
     pairs: list[tuple[int, Meld]] = []
     if rules.runs_allowed:
         for suit in range(SUIT_COUNT):
-            row = counts[suit_kinds(suit)]
+            row = counts[_SUIT_SLICES[suit]]
             table = run_tables[suit]
             found_pairs = table.get(row)
             if found_pairs is None:
@@ -207,6 +208,7 @@ _RESET = ResetTurn()
 class Enumeration(GameFields):
     """The legal-action lists (a part of :class:`~rummykit.engine.game.Game`)."""
 
+
     def legal_actions(self) -> list[Action]:
         """Every legal action for the seat to move, in a stable order."""
         if self.phase is Phase.MATCH_END:
@@ -263,7 +265,7 @@ class Enumeration(GameFields):
         for ext in self._early_hooks:
             ext.actions_before_discards(cast("Game", self), seat, out)
         if turn.acquired is not None:
-            kinds = sorted({faces[p].kind for p in rack})
+            kinds = sorted(set(map(self.pieces.kinds.__getitem__, rack)))
             if (
                 self.commit_problem(going_out=len(rack) == 1) is None
                 and len(rack) - 1 <= self._rack_max
@@ -289,11 +291,9 @@ class Enumeration(GameFields):
         return out
 
     def _table_actions(self, seat: int, rack: list[int], out: list[Action]) -> None:
-        faces = self.faces
         play = self.play
         size = len(rack)
-        kinds_held = [faces[p].kind for p in rack]
-        counts = counts_of(kinds_held)
+        counts = counts_of(list(map(self.pieces.kinds.__getitem__, rack)))
         cached = self._melds_by_rack.get(counts)
         if cached is None:
             if len(self._melds_by_rack) > 20_000:
@@ -466,7 +466,7 @@ class Enumeration(GameFields):
     def rack_melds(self, seat: int) -> tuple[Meld, ...]:
         """Every meld ``seat``'s rack can lay, shortest first (a variant's own phases list
         them; a turn's melds are listed with what the table allows)."""
-        counts = counts_of([self.faces[p].kind for p in self.racks[seat]])
+        counts = counts_of(list(map(self.pieces.kinds.__getitem__, self.racks[seat])))
         melds = self._melds_by_rack.get(counts)
         if melds is None:
             melds = self._melds_by_rack[counts] = _meld_actions(
