@@ -32,6 +32,7 @@ from rummykit.model.candidates import (
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, position_rank
 from rummykit.model.pieces import (
     JOKER_KIND,
+    RANKS_PER_SUIT,
     SUIT_COUNT,
     Face,
     Material,
@@ -48,10 +49,16 @@ __all__ = ["Enumeration", "MeldCache", "MeldParts"]
 _MeldPairs = tuple[tuple[int, Meld], ...]
 """(size, meld) of each formation of one part of a rack (a suit's runs, a rank's sets)."""
 MeldParts = dict[
-    int, tuple[list[dict[tuple[int, ...], _MeldPairs]], list[dict[tuple[int, ...], _MeldPairs]]]
+    int,
+    tuple[
+        list[dict[tuple[int, ...], _MeldPairs]],
+        list[dict[tuple[int, ...], _MeldPairs]],
+        dict[tuple[int, ...], tuple[Candidate, ...]],
+    ],
 ]
 """Per usable wild count: (per suit its rows' runs, then per suit its canonical rows'
-runs; per rank its columns' sets)."""
+runs; per rank its columns' sets; per canonical row, the runs of the first suit seen
+holding it, for every suit: see :func:`_runs_in_suit`)."""
 _PART_LIMIT = 20_000
 _FIRST = itemgetter(0)
 _SECOND = itemgetter(1)
@@ -101,8 +108,12 @@ def _meld_actions(
     max_wild = jokers if rules.max_wild is None else min(jokers, rules.max_wild)
     tables = parts.get(max_wild)
     if tables is None:
-        tables = parts[max_wild] = ([{} for _ in range(2 * SUIT_COUNT)], [{} for _ in range(14)])
-    run_tables, set_tables = tables
+        tables = parts[max_wild] = (
+            [{} for _ in range(2 * SUIT_COUNT)],
+            [{} for _ in range(14)],
+            {},
+        )
+    run_tables, set_tables, any_suit = tables
     pairs: list[tuple[int, Meld]] = []
     if rules.runs_allowed:
         for suit in range(SUIT_COUNT):
@@ -116,9 +127,15 @@ def _meld_actions(
                 same = run_tables[SUIT_COUNT + suit]
                 found_pairs = same.get(canonical)
                 if found_pairs is None:
+                    # A row another suit held already: its runs, moved to this suit
+                    # (racks are new nearly every call, and four suits share the rows).
+                    known = any_suit.get(canonical)
+                    if known is None:
+                        runs = any_suit[canonical] = tuple(suit_runs(counts, rules, suit))
+                    else:
+                        runs = _runs_in_suit(known, suit)
                     found_pairs = same[canonical] = tuple(
-                        (len(c.kinds), _meld_of(c, material))
-                        for c in suit_runs(counts, rules, suit)
+                        (len(c.kinds), _meld_of(c, material)) for c in runs
                     )
                 if len(table) > _PART_LIMIT:
                     table.clear()
@@ -139,6 +156,20 @@ def _meld_actions(
             pairs.extend(found_pairs)
     pairs.sort(key=_FIRST)
     return tuple(map(_FIRST, pairs)), tuple(map(_SECOND, pairs))
+
+
+def _runs_in_suit(runs: tuple[Candidate, ...], suit: int) -> tuple[Candidate, ...]:
+    """``runs`` (of one suit, from :func:`suit_runs`) moved to ``suit``: the runs of a
+    suit holding the same ranks, in the same order (rules without wild ranks)."""
+    if not runs or runs[0].suit == suit:
+        return runs
+    shift = (suit - runs[0].suit) * RANKS_PER_SUIT
+    out = []
+    for c in runs:
+        kinds = tuple(k if k == JOKER_KIND else k + shift for k in c.kinds)
+        need = tuple((k if k == JOKER_KIND else k + shift, n) for k, n in c.need)
+        out.append(Candidate(c.kind, suit, c.positions, kinds, need))
+    return tuple(out)
 
 
 @lru_cache(maxsize=65536)
@@ -207,7 +238,6 @@ _RESET = ResetTurn()
 
 class Enumeration(GameFields):
     """The legal-action lists (a part of :class:`~rummykit.engine.game.Game`)."""
-
 
     def legal_actions(self) -> list[Action]:
         """Every legal action for the seat to move, in a stable order."""
