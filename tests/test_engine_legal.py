@@ -7,9 +7,11 @@ import random
 import pytest
 
 from rummykit.engine.game import Game
-from rummykit.engine.legal import _runs_in_suit
+from rummykit.engine.legal import _run_ends, _runs_in_suit
+from rummykit.engine.table import Formation
 from rummykit.model.candidates import suit_runs
-from rummykit.model.pieces import JOKER_KIND, SUIT_COUNT, suit_kinds
+from rummykit.model.melds import MeldKind
+from rummykit.model.pieces import JOKER_KIND, SUIT_COUNT, Face, Material, kind_of, suit_kinds
 
 
 @pytest.mark.parametrize("variant", ["remmi_de", "remi_ro", "romme", "basic", "double"])
@@ -36,3 +38,24 @@ def test_a_suits_runs_moved_to_another_suit_are_that_suits_runs(variant: str) ->
         checked += bool(runs_by_suit[0])
     assert checked > 20  # rows holding runs, not only empty ones
     assert _runs_in_suit((), 2) == ()
+
+
+def test_a_runs_ends_take_the_next_naturals_and_a_declared_joker() -> None:
+    """A run takes the natural just below and just above it (the ace above the king
+    where the rules allow); a joker declares the high end first; the answer depends on
+    the suit and span alone, so it is worked out once."""
+    rules = Game("remmi_de", 4, seed=0).rules
+    five_to_seven = Formation(3, 0, MeldKind.RUN, 1, (10, 11, 12), (5, 6, 7), (17, 18, 19))
+    slots, jokers = _run_ends(rules, Material.TILES, five_to_seven)
+    assert slots == ((kind_of(1, 4), 4), (kind_of(1, 8), 8))
+    assert jokers == (Face.of(Material.TILES, 1, 8), Face.of(Material.TILES, 1, 4))
+    other = Formation(5, 1, MeldKind.RUN, 1, (60, 61, 62), (5, 6, 7), (17, 53, 19))
+    assert _run_ends(rules, Material.TILES, other) is _run_ends(
+        rules, Material.TILES, five_to_seven
+    )
+    # Up to the king: the ace goes above it (position 14) if the rules allow.
+    top = Formation(1, 0, MeldKind.RUN, 2, (1, 2, 3), (11, 12, 13), (36, 37, 38))
+    slots, jokers = _run_ends(rules, Material.TILES, top)
+    assert dict(slots) == {kind_of(2, 10): 10, **({kind_of(2, 1): 14} if rules.ace_high else {})}
+    assert Face.of(Material.TILES, 2, 10) in jokers
+    assert (Face.of(Material.TILES, 2, 1) in jokers) == rules.ace_high

@@ -177,18 +177,51 @@ def _meld_of(candidate: Candidate, material: Material) -> Meld:
     return Meld(candidate.faces(material), candidate.declared(material))
 
 
+_RunEnds = tuple[tuple[tuple[int, int], ...], tuple[Face, ...]]
+_RUN_ENDS: dict[tuple[MeldRules, Material, int, int, int], _RunEnds] = {}
+
+
+def _run_ends(rules: MeldRules, material: Material, formation: Formation) -> _RunEnds:
+    """What the run ``formation`` takes at its ends: (natural kind, its position) of each
+    natural that fits, low end first, and the face a joker declares at each end that
+    takes one, high end first.
+
+    Worked out once per suit and span (the ends depend on nothing else): every new
+    or extended run on the table asks for both.
+    """
+    suit, low, high = formation.suit, formation.positions[0], formation.positions[-1]
+    key = (rules, material, suit, low, high)
+    found = _RUN_ENDS.get(key)
+    if found is not None:
+        return found
+    slots: dict[int, int] = {}
+    for p in (low - 1, high + 1):
+        if 1 <= p <= HIGH_ACE:
+            kind = kind_of(suit, position_rank(p))
+            face = Face.of(Material.TILES, suit, position_rank(p))
+            slot = formation.run_slot_for(face, rules, None)
+            if slot is not None and kind not in slots:
+                slots[kind] = slot
+    joker = Face.joker(material)
+    declared: list[Face] = []
+    for p in (high + 1, low - 1):
+        if not 1 <= p <= HIGH_ACE:
+            continue
+        face = Face.of(material, suit, position_rank(p))
+        if face not in declared and formation.run_slot_for(joker, rules, face) == p:
+            declared.append(face)
+    if len(_RUN_ENDS) > 20_000:
+        _RUN_ENDS.clear()
+    found = _RUN_ENDS[key] = (tuple(slots.items()), tuple(declared))
+    return found
+
+
 def _natural_slots(formation: Formation, rules: MeldRules) -> dict[int, int]:
     """Natural face kind → the position it would take if attached to ``formation``."""
-    out: dict[int, int] = {}
     if formation.kind is MeldKind.RUN:
-        for p in (formation.positions[0] - 1, formation.positions[-1] + 1):
-            if 1 <= p <= HIGH_ACE:
-                kind = kind_of(formation.suit, position_rank(p))
-                face = Face.of(Material.TILES, formation.suit, position_rank(p))
-                slot = formation.run_slot_for(face, rules, None)
-                if slot is not None and kind not in out:
-                    out[kind] = slot
-        return out
+        ends = _run_ends(rules, Material.TILES, formation)
+        return dict(ends[0])
+    out: dict[int, int] = {}
     size = len(formation.pieces)
     if size >= rules.set_max_size or (rules.set_distinct_suits and size >= 4):
         return out
@@ -450,14 +483,8 @@ class Enumeration(GameFields):
             rules.wild_le_natural and wild > len(formation.kinds) + 1 - wild
         ):
             return
-        seen = set()
-        for p in (formation.positions[-1] + 1, formation.positions[0] - 1):
-            if not 1 <= p <= 14:
-                continue
-            declared = Face.of(material, formation.suit, 1 if p == 14 else p)
-            if declared.kind not in seen and formation.run_slot_for(joker, rules, declared) == p:
-                seen.add(declared.kind)
-                yield Attach(joker, formation.id, declared)
+        for declared in _run_ends(rules, material, formation)[1]:
+            yield Attach(joker, formation.id, declared)
 
     def _exchanges(
         self,
