@@ -103,9 +103,9 @@ def test_one_joker_refutes_only_racks_the_joker_cannot_save() -> None:
 def test_alone_kinds_reads_run_positions_lowest_first() -> None:
     """Bit p is run position p; the 1 counts only with both of its bits (1 and 14)."""
     base = kind_of(2, 1)
-    assert alone_kinds(0, base) == []
-    assert alone_kinds(1 << 2 | 1 << 13 | 1 << 5, base) == [base + 1, base + 4, base + 12]
-    assert alone_kinds(1 << 1 | 1 << 14, base) == [base]
-    assert alone_kinds(1 << 1, base) == alone_kinds(1 << 14, base) == []
-    assert alone_kinds(1 << 1 | 1 << 14 | 1 << 3, base) == [base, base + 2]
-    assert alone_kinds(1 << 0 | 1 << 15, base) == []  # outside positions 1..14
+    assert alone_kinds(0, base) == ()
+    assert alone_kinds(1 << 2 | 1 << 13 | 1 << 5, base) == (base + 1, base + 4, base + 12)
+    assert alone_kinds(1 << 1 | 1 << 14, base) == (base,)
+    assert alone_kinds(1 << 1, base) == alone_kinds(1 << 14, base) == ()
+    assert alone_kinds(1 << 1 | 1 << 14 | 1 << 3, base) == (base, base + 2)
+    assert alone_kinds(1 << 0 | 1 << 15, base) == ()  # outside positions 1..14

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rummykit.model.melds import HIGH_ACE
 from rummykit.model.pieces import RANKS_PER_SUIT, Material, PieceSet
@@ -152,13 +153,15 @@ _ONE_BITS = 1 << 1 | 1 << HIGH_ACE
 _MIDDLE_BITS = sum(1 << position for position in range(2, HIGH_ACE))
 
 
-def alone_kinds(alone: int, base: int) -> list[int]:
+@lru_cache(maxsize=65536)  # masks of positions 1..14, four colours
+def alone_kinds(alone: int, base: int) -> tuple[int, ...]:
     """The kinds of one colour whose run positions are set in the bit mask ``alone``,
     lowest first; ``base`` is the colour's 1.
 
     Bit p stands for run position p (1..14), the 1 sitting at both 1 and 14: it
     counts only when both of its bits are set.  Shared by the tile variants' bit-mask
-    refutations of racks with tiles in no formation.
+    refutations of racks with tiles in no formation, asked on every board player's
+    turn: kept, as a scan costs more than the look-up.
     """
     found = [base] if alone & _ONE_BITS == _ONE_BITS else []
     rest = alone & _MIDDLE_BITS
@@ -166,4 +169,4 @@ def alone_kinds(alone: int, base: int) -> list[int]:
         low = rest & -rest
         found.append(base + low.bit_length() - 2)  # position p is tile base + p - 1
         rest ^= low
-    return found
+    return tuple(found)
