@@ -427,8 +427,15 @@ def _loose(counts: Sequence[int], enough: int, rules: MeldRules) -> list[int]:
         alone = own & ~(starts | starts << 1 | starts << 2 | in_set)
         if not alone:
             continue
-        for kind in alone_kinds(alone, kind_of(colour, 1)):
+        base = kind_of(colour, 1)
+        if alone & _ONE_BITS == _ONE_BITS:
+            found += [base] * counts[base]
+        rest = alone & _MIDDLE_BITS
+        while rest:  # positions 2..13, lowest first
+            low = rest & -rest
+            kind = base + low.bit_length() - 2  # position p is tile base + p - 1
             found += [kind] * counts[kind]
+            rest ^= low
         if len(found) >= enough:
             break
     return found[:enough]
@@ -471,6 +478,7 @@ def _joker_cannot_hold(counts: Sequence[int]) -> bool:
 
 
 _ONE_BITS = 1 << 1 | 1 << HIGH_ACE
+_MIDDLE_BITS = sum(1 << position for position in range(2, HIGH_ACE))
 _ALL_POSITIONS = sum(1 << position for position in range(1, HIGH_ACE + 1))
 _RUN_STARTS = sum(1 << start for start in range(1, HIGH_ACE - 1))
 """The first positions of the runs of three on positions 1..14."""
