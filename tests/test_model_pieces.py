@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from rummykit.model.pieces import (
@@ -216,6 +218,16 @@ def test_card_decks_build_too() -> None:
         PieceSet.build(CARDS, copies=0, jokers=0)
     with pytest.raises(ValueError):
         PieceSet.build(CARDS, copies=1, jokers=-1)
+
+
+def test_a_piece_sets_kinds_are_its_faces_kinds(tiles106: PieceSet) -> None:
+    """``kinds[piece]`` is the piece's face kind; it takes no part in equality or pickling."""
+    assert tiles106.kinds == tuple(f.kind for f in tiles106.faces)
+    assert tiles106.kinds[:3] == (0, 0, 1) and tiles106.kinds[-2:] == (JOKER_KIND, JOKER_KIND)
+    cards = PieceSet.build(CARDS, copies=1, jokers=1)
+    assert cards.kinds == (*range(52), JOKER_KIND)
+    assert pickle.loads(pickle.dumps(cards)).kinds == cards.kinds
+    assert cards == PieceSet(CARDS, 1, 1, cards.faces)
 
 
 def test_every_piece_name_round_trips_through_parse_piece(tiles106: PieceSet) -> None:

@@ -15,6 +15,7 @@ from rummykit.rules.tiles import (
     STACK_HEIGHT,
     STACKS,
     TILES_106,
+    alone_kinds,
     lay_wall,
     one_joker_refutes,
     stack_wall,
@@ -97,3 +98,14 @@ def test_one_joker_refutes_only_racks_the_joker_cannot_save() -> None:
     assert one_joker_refutes([r6, b5], 1)  # neither, and the discard is taken
     assert not one_joker_refutes([r5, r6, k9], 0)  # k9 is the discard
     assert one_joker_refutes([r6, b5, k9], 0)
+
+
+def test_alone_kinds_reads_run_positions_lowest_first() -> None:
+    """Bit p is run position p; the 1 counts only with both of its bits (1 and 14)."""
+    base = kind_of(2, 1)
+    assert alone_kinds(0, base) == ()
+    assert alone_kinds(1 << 2 | 1 << 13 | 1 << 5, base) == (base + 1, base + 4, base + 12)
+    assert alone_kinds(1 << 1 | 1 << 14, base) == (base,)
+    assert alone_kinds(1 << 1, base) == alone_kinds(1 << 14, base) == ()
+    assert alone_kinds(1 << 1 | 1 << 14 | 1 << 3, base) == (base, base + 2)
+    assert alone_kinds(1 << 0 | 1 << 15, base) == ()  # outside positions 1..14

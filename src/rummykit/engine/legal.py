@@ -32,6 +32,7 @@ from rummykit.model.candidates import (
 from rummykit.model.melds import HIGH_ACE, MeldKind, MeldRules, position_rank
 from rummykit.model.pieces import (
     JOKER_KIND,
+    RANKS_PER_SUIT,
     SUIT_COUNT,
     Face,
     Material,
@@ -48,14 +49,21 @@ __all__ = ["Enumeration", "MeldCache", "MeldParts"]
 _MeldPairs = tuple[tuple[int, Meld], ...]
 """(size, meld) of each formation of one part of a rack (a suit's runs, a rank's sets)."""
 MeldParts = dict[
-    int, tuple[list[dict[tuple[int, ...], _MeldPairs]], list[dict[tuple[int, ...], _MeldPairs]]]
+    int,
+    tuple[
+        list[dict[tuple[int, ...], _MeldPairs]],
+        list[dict[tuple[int, ...], _MeldPairs]],
+        dict[tuple[int, ...], tuple[Candidate, ...]],
+    ],
 ]
 """Per usable wild count: (per suit its rows' runs, then per suit its canonical rows'
-runs; per rank its columns' sets)."""
+runs; per rank its columns' sets; per canonical row, the runs of the first suit seen
+holding it, for every suit: see :func:`_runs_in_suit`)."""
 _PART_LIMIT = 20_000
 _FIRST = itemgetter(0)
 _SECOND = itemgetter(1)
 _NO_SUIT = (0, 0, 0, 0)
+_SUIT_SLICES = tuple(suit_kinds(suit) for suit in range(SUIT_COUNT))
 
 
 class _FormationPlays(NamedTuple):
@@ -100,12 +108,16 @@ def _meld_actions(
     max_wild = jokers if rules.max_wild is None else min(jokers, rules.max_wild)
     tables = parts.get(max_wild)
     if tables is None:
-        tables = parts[max_wild] = ([{} for _ in range(2 * SUIT_COUNT)], [{} for _ in range(14)])
-    run_tables, set_tables = tables
+        tables = parts[max_wild] = (
+            [{} for _ in range(2 * SUIT_COUNT)],
+            [{} for _ in range(14)],
+            {},
+        )
+    run_tables, set_tables, any_suit = tables
     pairs: list[tuple[int, Meld]] = []
     if rules.runs_allowed:
         for suit in range(SUIT_COUNT):
-            row = counts[suit_kinds(suit)]
+            row = counts[_SUIT_SLICES[suit]]
             table = run_tables[suit]
             found_pairs = table.get(row)
             if found_pairs is None:
@@ -115,9 +127,15 @@ def _meld_actions(
                 same = run_tables[SUIT_COUNT + suit]
                 found_pairs = same.get(canonical)
                 if found_pairs is None:
+                    # A row another suit held already: its runs, moved to this suit
+                    # (racks are new nearly every call, and four suits share the rows).
+                    known = any_suit.get(canonical)
+                    if known is None:
+                        runs = any_suit[canonical] = tuple(suit_runs(counts, rules, suit))
+                    else:
+                        runs = _runs_in_suit(known, suit)
                     found_pairs = same[canonical] = tuple(
-                        (len(c.kinds), _meld_of(c, material))
-                        for c in suit_runs(counts, rules, suit)
+                        (len(c.kinds), _meld_of(c, material)) for c in runs
                     )
                 if len(table) > _PART_LIMIT:
                     table.clear()
@@ -140,23 +158,70 @@ def _meld_actions(
     return tuple(map(_FIRST, pairs)), tuple(map(_SECOND, pairs))
 
 
+def _runs_in_suit(runs: tuple[Candidate, ...], suit: int) -> tuple[Candidate, ...]:
+    """``runs`` (of one suit, from :func:`suit_runs`) moved to ``suit``: the runs of a
+    suit holding the same ranks, in the same order (rules without wild ranks)."""
+    if not runs or runs[0].suit == suit:
+        return runs
+    shift = (suit - runs[0].suit) * RANKS_PER_SUIT
+    out = []
+    for c in runs:
+        kinds = tuple(k if k == JOKER_KIND else k + shift for k in c.kinds)
+        need = tuple((k if k == JOKER_KIND else k + shift, n) for k, n in c.need)
+        out.append(Candidate(c.kind, suit, c.positions, kinds, need))
+    return tuple(out)
+
+
 @lru_cache(maxsize=65536)
 def _meld_of(candidate: Candidate, material: Material) -> Meld:
     return Meld(candidate.faces(material), candidate.declared(material))
 
 
+_RunEnds = tuple[tuple[tuple[int, int], ...], tuple[Face, ...]]
+_RUN_ENDS: dict[tuple[MeldRules, Material, int, int, int], _RunEnds] = {}
+
+
+def _run_ends(rules: MeldRules, material: Material, formation: Formation) -> _RunEnds:
+    """What the run ``formation`` takes at its ends: (natural kind, its position) of each
+    natural that fits, low end first, and the face a joker declares at each end that
+    takes one, high end first.
+
+    Worked out once per suit and span (the ends depend on nothing else): every new
+    or extended run on the table asks for both.
+    """
+    suit, low, high = formation.suit, formation.positions[0], formation.positions[-1]
+    key = (rules, material, suit, low, high)
+    found = _RUN_ENDS.get(key)
+    if found is not None:
+        return found
+    slots: dict[int, int] = {}
+    for p in (low - 1, high + 1):
+        if 1 <= p <= HIGH_ACE:
+            kind = kind_of(suit, position_rank(p))
+            face = Face.of(Material.TILES, suit, position_rank(p))
+            slot = formation.run_slot_for(face, rules, None)
+            if slot is not None and kind not in slots:
+                slots[kind] = slot
+    joker = Face.joker(material)
+    declared: list[Face] = []
+    for p in (high + 1, low - 1):
+        if not 1 <= p <= HIGH_ACE:
+            continue
+        face = Face.of(material, suit, position_rank(p))
+        if face not in declared and formation.run_slot_for(joker, rules, face) == p:
+            declared.append(face)
+    if len(_RUN_ENDS) > 20_000:
+        _RUN_ENDS.clear()
+    found = _RUN_ENDS[key] = (tuple(slots.items()), tuple(declared))
+    return found
+
+
 def _natural_slots(formation: Formation, rules: MeldRules) -> dict[int, int]:
     """Natural face kind → the position it would take if attached to ``formation``."""
-    out: dict[int, int] = {}
     if formation.kind is MeldKind.RUN:
-        for p in (formation.positions[0] - 1, formation.positions[-1] + 1):
-            if 1 <= p <= HIGH_ACE:
-                kind = kind_of(formation.suit, position_rank(p))
-                face = Face.of(Material.TILES, formation.suit, position_rank(p))
-                slot = formation.run_slot_for(face, rules, None)
-                if slot is not None and kind not in out:
-                    out[kind] = slot
-        return out
+        ends = _run_ends(rules, Material.TILES, formation)
+        return dict(ends[0])
+    out: dict[int, int] = {}
     size = len(formation.pieces)
     if size >= rules.set_max_size or (rules.set_distinct_suits and size >= 4):
         return out
@@ -263,7 +328,7 @@ class Enumeration(GameFields):
         for ext in self._early_hooks:
             ext.actions_before_discards(cast("Game", self), seat, out)
         if turn.acquired is not None:
-            kinds = sorted({faces[p].kind for p in rack})
+            kinds = sorted(set(map(self.pieces.kinds.__getitem__, rack)))
             if (
                 self.commit_problem(going_out=len(rack) == 1) is None
                 and len(rack) - 1 <= self._rack_max
@@ -289,11 +354,9 @@ class Enumeration(GameFields):
         return out
 
     def _table_actions(self, seat: int, rack: list[int], out: list[Action]) -> None:
-        faces = self.faces
         play = self.play
         size = len(rack)
-        kinds_held = [faces[p].kind for p in rack]
-        counts = counts_of(kinds_held)
+        counts = counts_of(list(map(self.pieces.kinds.__getitem__, rack)))
         cached = self._melds_by_rack.get(counts)
         if cached is None:
             if len(self._melds_by_rack) > 20_000:
@@ -420,14 +483,8 @@ class Enumeration(GameFields):
             rules.wild_le_natural and wild > len(formation.kinds) + 1 - wild
         ):
             return
-        seen = set()
-        for p in (formation.positions[-1] + 1, formation.positions[0] - 1):
-            if not 1 <= p <= 14:
-                continue
-            declared = Face.of(material, formation.suit, 1 if p == 14 else p)
-            if declared.kind not in seen and formation.run_slot_for(joker, rules, declared) == p:
-                seen.add(declared.kind)
-                yield Attach(joker, formation.id, declared)
+        for declared in _run_ends(rules, material, formation)[1]:
+            yield Attach(joker, formation.id, declared)
 
     def _exchanges(
         self,
@@ -466,7 +523,7 @@ class Enumeration(GameFields):
     def rack_melds(self, seat: int) -> tuple[Meld, ...]:
         """Every meld ``seat``'s rack can lay, shortest first (a variant's own phases list
         them; a turn's melds are listed with what the table allows)."""
-        counts = counts_of([self.faces[p].kind for p in self.racks[seat]])
+        counts = counts_of(list(map(self.pieces.kinds.__getitem__, self.racks[seat])))
         melds = self._melds_by_rack.get(counts)
         if melds is None:
             melds = self._melds_by_rack[counts] = _meld_actions(

@@ -10,7 +10,7 @@ copy and compare; faces are what players write.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 
@@ -212,6 +212,12 @@ class PieceSet:
     copies: int
     joker_count: int
     faces: tuple[Face, ...]
+    kinds: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """``kinds[piece_id]``: the kind of the piece's face (read per piece of a rack on
+    every legal-action list: cheaper than the face's attribute)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kinds", tuple(f.kind for f in self.faces))
 
     @classmethod
     def build(cls, material: Material, *, copies: int, jokers: int) -> PieceSet:

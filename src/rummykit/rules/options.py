@@ -9,7 +9,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from enum import StrEnum
 from functools import cache
 from types import MappingProxyType
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeVar, cast, runtime_checkable
 
 __all__ = [
     "DealsMatch",
@@ -254,16 +254,34 @@ class TargetMatch(Protocol):
 
 def deals_match(options: Mapping[str, Any]) -> DealsMatch:
     """``options`` as those of a match of a fixed number of deals (shared hooks)."""
-    if isinstance(options, VariantOptions) and isinstance(options, DealsMatch):
-        return options
+    if _conforms(options, DealsMatch):
+        return cast(DealsMatch, options)
     raise OptionError(f"{type(options).__name__} has no match_deals option")
 
 
 def target_match(options: Mapping[str, Any]) -> TargetMatch:
     """``options`` as those of a match raced to a target score (shared hooks)."""
-    if isinstance(options, VariantOptions) and isinstance(options, TargetMatch):
-        return options
+    if _conforms(options, TargetMatch):
+        return cast(TargetMatch, options)
     raise OptionError(f"{type(options).__name__} has not the options of a target match")
+
+
+_CONFORMS: dict[tuple[type, type], bool] = {}
+
+
+def _conforms(options: Mapping[str, Any], protocol: type) -> bool:
+    """Whether ``options`` are a variant's options with the members of ``protocol``.
+
+    Decided once per options class: a variant's options are a dataclass, so every
+    instance has the same fields, and a runtime protocol check costs tens of
+    microseconds (asked at the end of every deal)."""
+    key = (type(options), protocol)
+    known = _CONFORMS.get(key)
+    if known is None:
+        known = _CONFORMS[key] = isinstance(options, VariantOptions) and isinstance(
+            options, protocol
+        )
+    return known
 
 
 @cache

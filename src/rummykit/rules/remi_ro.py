@@ -28,7 +28,7 @@ from rummykit.rules.options import (
     option,
     per_player,
 )
-from rummykit.rules.tiles import TILES_106, lay_wall, one_joker_refutes
+from rummykit.rules.tiles import TILES_106, alone_kinds, lay_wall, one_joker_refutes
 from rummykit.rules.tiles import stack_wall as stack_tile_wall
 from rummykit.rules.variant import (
     BoardSettings,
@@ -454,18 +454,9 @@ def _isolated_in_rows(rows: list[int], jokers: int, runs_only: bool, enough: int
         alone = row & ~(run_ok | set_ok)
         if not alone:
             continue
-        base = kind_of(colour, 1)
-        if alone & (1 << 1) and alone & (1 << HIGH_ACE):
-            found.append(base)
-            if len(found) >= enough:
-                return found
-        rest = alone & _MIDDLE_BITS
-        while rest:  # positions 2..13, lowest first
-            low = rest & -rest
-            found.append(base + low.bit_length() - 2)  # position p is tile base + p - 1
-            if len(found) >= enough:
-                return found
-            rest ^= low
+        found += alone_kinds(alone, kind_of(colour, 1))
+        if len(found) >= enough:
+            return found[:enough]
     return found
 
 
@@ -503,7 +494,6 @@ def _joker_cannot_hold(rows: list[int], naturals: Sequence[int]) -> bool:
 
 _RUN_STARTS = sum(1 << start for start in range(1, HIGH_ACE - 1))
 """The first positions of the runs of three on positions 1..14."""
-_MIDDLE_BITS = sum(1 << position for position in range(2, 14))
 _POSITION_BITS = tuple(
     (1 << 1 | 1 << HIGH_ACE) if rank_of_kind(k) == 1 else 1 << rank_of_kind(k)
     for k in range(JOKER_KIND)

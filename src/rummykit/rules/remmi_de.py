@@ -32,7 +32,7 @@ from rummykit.rules.options import (
     option,
     per_player,
 )
-from rummykit.rules.tiles import TILES_106, lay_wall, one_joker_refutes
+from rummykit.rules.tiles import TILES_106, alone_kinds, lay_wall, one_joker_refutes
 from rummykit.rules.tiles import stack_wall as stack_tile_wall
 from rummykit.rules.variant import (
     BoardSettings,
@@ -387,19 +387,9 @@ def _isolated(counts: Sequence[int], enough: int, rules: MeldRules) -> list[int]
         alone = own & ~near & ~others
         if not alone:
             continue
-        base = kind_of(colour, 1)
-        # A 1 is alone only if alone at both of its positions.
-        if alone & _ONE_BITS == _ONE_BITS:
-            found.append(base)
-            if len(found) >= enough:
-                return found
-        rest = alone & _MIDDLE_BITS
-        while rest:  # positions 2..13, lowest first
-            low = rest & -rest
-            found.append(base + low.bit_length() - 2)  # position p is tile base + p - 1
-            if len(found) >= enough:
-                return found
-            rest ^= low
+        found += alone_kinds(alone, kind_of(colour, 1))
+        if len(found) >= enough:
+            return found[:enough]
     return found
 
 

@@ -12,11 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
+from rummykit.model.melds import HIGH_ACE
 from rummykit.model.pieces import RANKS_PER_SUIT, Material, PieceSet
 from rummykit.rules.variant import DealLayout
 
-__all__ = ["STACKS", "STACK_HEIGHT", "TILES_106", "Wall", "lay_wall", "stack_wall"]
+__all__ = [
+    "STACKS",
+    "STACK_HEIGHT",
+    "TILES_106",
+    "Wall",
+    "alone_kinds",
+    "lay_wall",
+    "stack_wall",
+]
 
 TILES_106 = PieceSet.build(Material.TILES, copies=2, jokers=2)
 """RULES §9.1/§10.1: four colours × 1..13 × two copies, plus two jokers."""
@@ -137,3 +147,26 @@ def _one_formation(kinds: list[int]) -> bool:
         len({k // RANKS_PER_SUIT for k in kinds}) <= 1
         or len({k % RANKS_PER_SUIT for k in kinds}) <= 1
     )
+
+
+_ONE_BITS = 1 << 1 | 1 << HIGH_ACE
+_MIDDLE_BITS = sum(1 << position for position in range(2, HIGH_ACE))
+
+
+@lru_cache(maxsize=65536)  # masks of positions 1..14, four colours
+def alone_kinds(alone: int, base: int) -> tuple[int, ...]:
+    """The kinds of one colour whose run positions are set in the bit mask ``alone``,
+    lowest first; ``base`` is the colour's 1.
+
+    Bit p stands for run position p (1..14), the 1 sitting at both 1 and 14: it
+    counts only when both of its bits are set.  Shared by the tile variants' bit-mask
+    refutations of racks with tiles in no formation, asked on every board player's
+    turn: kept, as a scan costs more than the look-up.
+    """
+    found = [base] if alone & _ONE_BITS == _ONE_BITS else []
+    rest = alone & _MIDDLE_BITS
+    while rest:  # positions 2..13, lowest first
+        low = rest & -rest
+        found.append(base + low.bit_length() - 2)  # position p is tile base + p - 1
+        rest ^= low
+    return tuple(found)

@@ -201,7 +201,8 @@ def _arranged(counts: tuple[int, ...], rules: MeldRules) -> tuple[tuple[Candidat
 
 def arrange(hand: Sequence[Face], options: Options) -> ShownHand:
     """RULES §6.6/A-24: ``hand`` laid out with the least deadwood (A 11, joker 25)."""
-    counts = counts_of([f.kind for f in hand])
+    kinds = [f.kind for f in hand]
+    counts = counts_of(kinds)
     chosen, points = _arranged(counts, meld_rules_for(options))
     material = hand[0].material if hand else Material.CARDS
     left = list(counts)
@@ -210,7 +211,7 @@ def arrange(hand: Sequence[Face], options: Options) -> ShownHand:
             left[kind] -= 1
     # Runs show in rank order with the joker in its place; sets in suit order.
     melds = tuple(sorted(meld.faces(material) for meld in chosen))
-    deadwood = _faces_of([k for k, n in enumerate(left) if n for _ in range(n)], material)
+    deadwood = _faces_of([k for k in sorted(set(kinds)) for _ in range(left[k])], material)
     return ShownHand(melds=melds, deadwood=tuple(sorted(deadwood)), points=points)
 
 
@@ -320,13 +321,9 @@ def _cannot_close(kinds: Sequence[int], rules: MeldRules) -> bool:
             joker_runs.append(starts | starts << 1 | starts << 2)
     # Naturals of each rank a set could draw on (distinct suits: the suits present).
     by_rank = [0] * (RANKS_PER_SUIT + 1)
-    if rules.set_distinct_suits:
-        for row in rows:
-            for rank in range(1, RANKS_PER_SUIT + 1):
-                by_rank[rank] += row >> rank & 1
-    else:
-        for kind in naturals:
-            by_rank[kind % RANKS_PER_SUIT + 1] += 1
+    # Distinct suits: each card counts once, however many copies the hand holds.
+    for kind in set(naturals) if rules.set_distinct_suits else naturals:
+        by_rank[kind % RANKS_PER_SUIT + 1] += 1
     alone = 0
     helped: list[int] = []  # naturals only a meld with the joker can hold
     for kind in naturals:
