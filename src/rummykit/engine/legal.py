@@ -223,7 +223,7 @@ def _natural_slots(formation: Formation, rules: MeldRules) -> dict[int, int]:
         return dict(ends[0])
     out: dict[int, int] = {}
     size = len(formation.pieces)
-    if size >= rules.set_max_size or (rules.set_distinct_suits and size >= 4):
+    if size >= rules.set_max_size or (rules.set_distinct_suits and size >= SUIT_COUNT):
         return out
     present = {suit_of_kind(k) for k in formation.kinds if k != JOKER_KIND}
     for suit in range(SUIT_COUNT):
@@ -504,7 +504,7 @@ class Enumeration(GameFields):
                         yield action
                 continue
             if needs_all_suits and (
-                self.rules.set_max_size < 4 or any(p in locked for p in plays.jokers)
+                self.rules.set_max_size < SUIT_COUNT or any(p in locked for p in plays.jokers)
             ):
                 continue
             if not needs_all_suits:

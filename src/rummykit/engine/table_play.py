@@ -11,7 +11,7 @@ from rummykit.engine.core import GameFields, Phase
 from rummykit.engine.table import Formation
 from rummykit.engine.turn import restore_snapshot
 from rummykit.model.melds import MeldKind, MeldRules, best_reading, read_meld
-from rummykit.model.pieces import JOKER_KIND, Face
+from rummykit.model.pieces import JOKER_KIND, SUIT_COUNT, Face
 
 if TYPE_CHECKING:
     from rummykit.engine.game import Game
@@ -181,7 +181,7 @@ class TablePlay(GameFields):
                 return None
             return formation.run_slot_for(face, rules, declared)
         size = len(formation.pieces)
-        if size >= rules.set_max_size or (rules.set_distinct_suits and size >= 4):
+        if size >= rules.set_max_size or (rules.set_distinct_suits and size >= SUIT_COUNT):
             return None
         if face.is_joker:
             if declared is not None and (
@@ -320,7 +320,7 @@ class TablePlay(GameFields):
                     "one piece of a missing suit frees one joker",
                 )
             return formation, free[:1], [formation.rank]
-        if len(present) + len(suits) != 4 or self.rules.set_max_size < 4:
+        if len(present) + len(suits) != SUIT_COUNT or self.rules.set_max_size < SUIT_COUNT:
             # With sets capped below four (§10.11 set_max_size) no set joker is freed.
             raise self.fail(
                 action,
