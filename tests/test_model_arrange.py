@@ -182,3 +182,59 @@ def test_worthless_pieces_are_still_arranged() -> None:
     assert sum(len(m.kinds) for m in arr.melds) == 7
     # Equal deadwood value: the arrangement melding more pieces is chosen.
     assert len(min_deadwood(tiles("R5 R6 R7 R8"), RO_RULES, (0,) * 53).deadwood) == 0
+
+
+def declared_packing(
+    counts: Sequence[int], cands: Sequence[Candidate], scores: Sequence[int]
+) -> tuple[tuple[int, ...], int]:
+    """best_packing's choice as its comments state it, one piece at a time on count
+    tuples: one candidate kept per multiset of pieces (best score, then the higher
+    positions); at the lowest kind left, the first candidate (in order) that keeps the
+    optimum, else one piece of that kind left out."""
+    kept: dict[tuple[tuple[int, int], ...], int] = {}
+    for i, cand in enumerate(cands):
+        if scores[i] > 0 and all(counts[k] >= n for k, n in cand.need):
+            j = kept.get(cand.need)
+            if j is None or (scores[i], cand.positions) > (scores[j], cands[j].positions):
+                kept[cand.need] = i
+    order = sorted(kept.values())
+    memo: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {}
+
+    def solve(left: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+        if not any(left):
+            return 0, ()
+        if left in memo:
+            return memo[left]
+        low = next(k for k, c in enumerate(left) if c)
+        best, picks = solve(tuple(c - (k == low) for k, c in enumerate(left)))
+        chose = False
+        for i in order:
+            need = dict(cands[i].need)
+            if min(need) != low or any(left[k] < n for k, n in need.items()):
+                continue
+            value, rest = solve(tuple(c - need.get(k, 0) for k, c in enumerate(left)))
+            if value + scores[i] > best or (value + scores[i] == best and not chose):
+                best, picks, chose = value + scores[i], (i, *rest), True
+        memo[left] = (best, picks)
+        return best, picks
+
+    best, picks = solve(tuple(counts))
+    return tuple(sorted(picks)), best
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(KINDS, min_size=0, max_size=11),
+    st.sampled_from(range(len(RULE_SETS) + 1)),
+    st.booleans(),
+)
+def test_packing_chooses_as_declared(kinds: list[int], rule_index: int, flat: bool) -> None:
+    """Not only the optimum: the very candidates chosen follow the declared order (the
+    shown arrangement depends on them), with kinds that start no candidate left out at
+    once and only the kept candidates' kinds in the search state."""
+    counts = tuple(min(c, 2) for c in counts_of(kinds))
+    rules = (*RULE_SETS, ONE_JOKER)[rule_index]
+    cands = candidates(counts, rules)
+    # Equal scores make ties everywhere: the order of the choice is what decides.
+    scores = [1 if flat else sum(CARD_VALUES[k] for k in c.kinds) for c in cands]
+    assert best_packing(counts, cands, scores) == declared_packing(counts, cands, scores)

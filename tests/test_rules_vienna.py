@@ -36,6 +36,8 @@ from rummykit.rules.vienna import (
     meld_rules_for,
     score_deal,
 )
+from rummykit.rules.vienna import _face_table as face_table
+from rummykit.rules.vienna import _shown as arrange_shown
 from vienna_support import (
     brute_closes,
     brute_deadwood,
@@ -548,3 +550,43 @@ def test_discard_actions_match_a_discard() -> None:
     game = vienna_game(3, stock="2C")
     draw(game)
     illegal(game, Discard(face("JK")))
+
+
+def test_meld_options_never_share_a_cached_arrangement() -> None:
+    """§6.10: the arrangement is cached by the sorted hand and the two meld options;
+    each option's answer stands whichever was asked first."""
+    repeats = faces("7H 7H 7S KD")  # a set only where suits may repeat (§6.4)
+    two_jokers = faces("JK JK 5H KD")  # a meld only with two jokers a meld
+    for first, second in ((False, True), (True, False)):
+        arrange_shown.cache_clear()
+        found = [arrange(repeats, options(set_distinct_suits=d)) for d in (first, second)]
+        assert [r.points for r in found] == [10 if not d else 31 for d in (first, second)]
+        arrange_shown.cache_clear()
+        jokers = (1, 2) if first is False else (2, 1)
+        found = [arrange(two_jokers, options(max_jokers_per_meld=j)) for j in jokers]
+        assert [r.points for r in found] == [65 if j == 1 else 5 for j in jokers]
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(hand=hands, distinct=st.booleans(), jokers=st.integers(0, 2))
+def test_cached_arrangement_equals_a_fresh_one(
+    hand: list[Face], distinct: bool, jokers: int
+) -> None:
+    """A-24: an arrangement from the cache is the one computed afresh, in any card order,
+    and lays the cards out as the shown hand expects (melds and deadwood sorted)."""
+    opts = options(set_distinct_suits=distinct, max_jokers_per_meld=jokers)
+    fresh = arrange_shown.__wrapped__(
+        tuple(sorted(f.kind for f in hand)), Material.CARDS, distinct, jokers
+    )
+    assert arrange(hand, opts) == fresh
+    assert arrange(list(reversed(hand)), opts) == fresh
+    assert list(fresh.melds) == sorted(fresh.melds)
+    assert list(fresh.deadwood) == sorted(fresh.deadwood)
+    assert fresh.points == brute_deadwood(hand, meld_rules_for(opts))
+
+
+def test_face_table_lists_every_face_by_kind() -> None:
+    for material in Material:
+        table = face_table(material)
+        assert [f.kind for f in table] == list(range(53))
+        assert {f.material for f in table} == {material}

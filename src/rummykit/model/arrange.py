@@ -122,73 +122,87 @@ def best_packing(
     """
     if len(scores) != len(cands):
         raise ValueError("one score per candidate is needed")
-    bits = max(1, max(counts, default=0).bit_length())
-    width = bits + 1
-    guard = _guard(bits)
-    state = 0
-    for k, c in enumerate(counts):
-        if c:
-            state |= c << (width * k)
-    # Per lowest kind: (need, score, index).  Readings of the same pieces are
-    # interchangeable in the search, so only the best-scoring one per multiset
-    # of pieces is kept; among equals, the one with the higher positions, as
-    # for an undeclared meld (RULES §2.2).
-    best_of: dict[int, int] = {}
-    needs: list[int] = []
-    lows: list[int] = []
-    for i, cand in enumerate(cands):
-        need = 0
-        for k, c in cand.need:
-            need += c << (width * k)
-        needs.append(need)
-        lows.append(cand.need[0][0])
-        if scores[i] <= 0 or ((state | guard) - need) & guard != guard:
+    # Per multiset of pieces, the one candidate kept.  Readings of the same pieces are
+    # interchangeable in the search, so only the best-scoring one is kept; among
+    # equals, the one with the higher positions, as for an undeclared meld (RULES §2.2).
+    best_of: dict[tuple[tuple[int, int], ...], int] = {}
+    for i, score in enumerate(scores):
+        if score <= 0:
             continue
-        kept = best_of.get(need)
-        if kept is None or (scores[i], cand.positions) > (scores[kept], cands[kept].positions):
-            best_of[need] = i
+        cand = cands[i]
+        need = cand.need
+        for k, c in need:
+            if counts[k] < c:
+                break
+        else:
+            kept = best_of.get(need)
+            if kept is None or (score, cand.positions) > (scores[kept], cands[kept].positions):
+                best_of[need] = i
     if not best_of:
         return Packing((), 0)  # nothing fits and scores: every piece is left out
     if len(best_of) == 1:  # one multiset of pieces: take it as often as the hand allows
         (only,) = best_of.values()
         times = min(counts[k] // c for k, c in cands[only].need)
         return Packing((only,) * times, scores[only] * times)
-    by_low: dict[int, list[tuple[int, int, int]]] = {}
-    field = (1 << bits) - 1
-    relevant = 0
-    for i in sorted(best_of.values()):
-        by_low.setdefault(lows[i], []).append((needs[i], scores[i], i))
-        for k, _ in cands[i].need:
-            relevant |= field << (width * k)
     # Pieces of a kind no kept candidate holds can only be left out, whatever else the
-    # hand holds: dropping them first leaves the same choices at every other step.
-    state &= relevant
-    memo: dict[int, tuple[int, int]] = {0: (0, -1)}
+    # hand holds: the search state holds only the others (found only now, as most
+    # hands keep at most one candidate), one bit field per kind (count plus a guard).
+    kinds = sorted({k for need in best_of for k, _ in need})
+    bits = max(1, max(counts[k] for k in kinds).bit_length())
+    width = bits + 1
+    guard = _guard(bits)
+    state = 0
+    for k in kinds:
+        state |= counts[k] << (width * k)
+    # Per lowest kind: (need, score, index), in candidate order.
+    by_low: dict[int, list[tuple[int, int, int]]] = {}
+    needs: dict[int, int] = {}
+    for i in sorted(best_of.values()):
+        packed = 0
+        for k, c in cands[i].need:
+            packed += c << (width * k)
+        needs[i] = packed
+        by_low.setdefault(cands[i].need[0][0], []).append((packed, scores[i], i))
+    # Per kind of the state: the piece to leave out, and the candidates to try.  A kind
+    # that starts no kept candidate can only be left out, piece by piece: all its
+    # pieces go at once (the same choices as one at a time, fewer states).
+    field = (1 << bits) - 1
+    steps: dict[int, tuple[int, list[tuple[int, int, int]]]] = {
+        k: (1 << (width * k), by_low[k]) if k in by_low else (field << (width * k), [])
+        for k in kinds
+    }
+    values: dict[int, int] = {0: 0}
+    choices: dict[int, int] = {}  # where a candidate, not leaving a piece out, is best
 
     def solve(rack: int) -> int:
-        hit = memo.get(rack)
-        if hit is not None:
-            return hit[0]
-        kind = ((rack & -rack).bit_length() - 1) // width
-        best = solve(rack - (1 << (width * kind)))
+        best = values.get(rack)
+        if best is not None:
+            return best
+        piece, tries = steps[((rack & -rack).bit_length() - 1) // width]
+        if not tries:
+            best = values[rack] = solve(rack & ~piece)
+            return best
+        best = solve(rack - piece)
         choice = -1
-        for need, score, i in by_low.get(kind, ()):
+        for need, score, i in tries:
             if ((rack | guard) - need) & guard == guard:
                 value = solve(rack - need) + score
                 if value > best or (value == best and choice == -1):
                     best, choice = value, i
-        memo[rack] = (best, choice)
+        values[rack] = best
+        if choice >= 0:
+            choices[rack] = choice
         return best
 
     total = solve(state)
     chosen: list[int] = []
     rack = state
     while rack:
-        choice = memo[rack][1]
-        if choice == -1:
-            kind = ((rack & -rack).bit_length() - 1) // width
-            rack -= 1 << (width * kind)
-        else:
+        choice = choices.get(rack, -1)
+        if choice >= 0:
             chosen.append(choice)
             rack -= needs[choice]
+        else:
+            piece, tries = steps[((rack & -rack).bit_length() - 1) // width]
+            rack = rack - piece if tries else rack & ~piece
     return Packing(tuple(sorted(chosen)), total)

@@ -188,31 +188,53 @@ def _faces_of(kinds: Sequence[int], material: Material) -> tuple[Face, ...]:
     return tuple(Face.from_kind(material, k) for k in kinds)
 
 
-@lru_cache(maxsize=4096)
-def _arranged(counts: tuple[int, ...], rules: MeldRules) -> tuple[tuple[Candidate, ...], int]:
-    """(melds, deadwood points) of the least-deadwood arrangement of ``counts``."""
-    found = _melds_of(counts, rules)
-    # A meld saves the value of its cards: the best packing leaves the least deadwood.
-    value = _KIND_VALUES.__getitem__
-    packing = best_packing(counts, found, [sum(map(value, c.kinds)) for c in found])
-    total = sum(map(int.__mul__, _KIND_VALUES, counts))
-    return tuple(found[i] for i in packing.chosen), total - packing.score
-
-
 def arrange(hand: Sequence[Face], options: Options) -> ShownHand:
     """RULES §6.6/A-24: ``hand`` laid out with the least deadwood (A 11, joker 25)."""
-    kinds = [f.kind for f in hand]
-    counts = counts_of(kinds)
-    chosen, points = _arranged(counts, meld_rules_for(options))
+    opts = ViennaOptions.of(options)
     material = hand[0].material if hand else Material.CARDS
+    return _shown(
+        tuple(sorted([f.kind for f in hand])),
+        material,
+        opts.set_distinct_suits,
+        opts.max_jokers_per_meld,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _shown(kinds: tuple[int, ...], material: Material, distinct: bool, jokers: int) -> ShownHand:
+    """:func:`arrange` of the sorted face kinds ``kinds``.
+
+    It depends on nothing else: the two options are all that :func:`meld_rules_for`
+    reads.  The key is the short sorted hand, not its counts: a random deal's end
+    shows four new hands, a bot's search asks for the same ones again.
+    """
+    faces = _face_table(material).__getitem__
+    value = _KIND_VALUES.__getitem__
+    points = sum(map(value, kinds))
+    counts = counts_of(kinds)
+    found = _melds_of(counts, _meld_rules(distinct, jokers))
+    if not found:  # a third of the hands at a random deal's end
+        return ShownHand(melds=(), deadwood=tuple(map(faces, kinds)), points=points)
+    # A meld saves the value of its cards: the best packing leaves the least deadwood.
+    packing = best_packing(counts, found, [sum(map(value, c.kinds)) for c in found])
     left = list(counts)
+    chosen = [found[i].kinds for i in packing.chosen]
     for meld in chosen:
-        for kind in meld.kinds:
+        for kind in meld:
             left[kind] -= 1
-    # Runs show in rank order with the joker in its place; sets in suit order.
-    melds = tuple(sorted(meld.faces(material) for meld in chosen))
-    deadwood = _faces_of([k for k in sorted(set(kinds)) for _ in range(left[k])], material)
-    return ShownHand(melds=melds, deadwood=tuple(sorted(deadwood)), points=points)
+    # Faces order as their kinds do (one material): runs show in rank order with the
+    # joker in its place, sets in suit order; the melds sorted, the deadwood by kind.
+    return ShownHand(
+        melds=tuple(tuple(map(faces, meld)) for meld in sorted(chosen)),
+        deadwood=tuple(faces(k) for k in dict.fromkeys(kinds) for _ in range(left[k])),
+        points=points - packing.score,
+    )
+
+
+@cache
+def _face_table(material: Material) -> tuple[Face, ...]:
+    """Every face of ``material`` by kind."""
+    return tuple(Face.from_kind(material, k) for k in range(JOKER_KIND + 1))
 
 
 def _partner_masks() -> tuple[int, ...]:
