@@ -12,13 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kit import PieceAllocator
+from kit import (
+    PieceAllocator,
+)
 from rummykit.engine import Game
 from rummykit.model.pieces import PieceSet
 from rummykit.rules.cards import stack_cards
 from rummykit.rules.continental import CONTINENTAL
 
-__all__ = ["con_game", "con_match", "con_order"]
+__all__ = ["FIVE_THREES", "WITH_WILDS", "con_game", "con_match", "con_order"]
 
 
 def _quiet_order(pieces: PieceSet) -> list[int]:
@@ -103,3 +105,10 @@ def con_match(
         for k, spec in enumerate(deals)
     ]
     return Game(CONTINENTAL, players, options, walls=walls, maker=first, seed=0)
+
+
+FIVE_THREES = "3H 4H 5H 6S 7S 8S 9C 10C JC QD KD AD 5C 6C 7C"
+"""Five natural runs of three (RULES §7.6 pattern 1)."""
+
+WITH_WILDS = "3H 4H 5H 6S 2D 8S 9C 10C JC QD KD AD 5C 6C JK"
+"""Pattern 1 with a 2 for the 7S and a joker for the 7C."""

@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from gin_support import DEFENDER, JUNK, JUNK2, KNOCKER, deal, kinds
 from kit import play
 from rummykit.bots import GreedyBot, play_to_end
 from rummykit.bots.gin import gin_action, plays_gin
@@ -16,7 +17,6 @@ from rummykit.engine import Game, view
 from rummykit.engine.actions import Discard
 from rummykit.rules.gin import deadwood
 from rummykit.rules.variant import all_variants, find_variant
-from test_rules_gin import DEFENDER, JUNK, JUNK2, KNOCKER, deal, kinds
 
 
 def choose(game: Game) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from card_support import act, face
-from continental_support import con_game, con_match
+from continental_support import FIVE_THREES, WITH_WILDS, con_game, con_match
 from kit import (
     assert_conserved,
     column,
@@ -31,11 +31,6 @@ from rummykit.model.melds import MeldKind, read_meld
 from rummykit.model.pieces import Material, parse_faces
 from rummykit.rules.continental import CONTINENTAL
 from rummykit.rules.meldcheck import check_meld
-
-FIVE_THREES = "3H 4H 5H 6S 7S 8S 9C 10C JC QD KD AD 5C 6C 7C"
-"""Five natural runs of three (RULES §7.6 pattern 1)."""
-WITH_WILDS = "3H 4H 5H 6S 2D 8S 9C 10C JC QD KD AD 5C 6C JK"
-"""Pattern 1 with a 2 for the 7S and a joker for the 7C."""
 
 
 def out_on_second_turn(players: int, hand: str, last: str, **options: object) -> Game:

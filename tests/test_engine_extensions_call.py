@@ -19,8 +19,10 @@ from rummykit.engine.actions import CallRemi
 from rummykit.engine.game import Phase
 from rummykit.engine.record import record_of, replay
 from rummykit.engine.view import public_notation
-from test_rules_vienna import D8, D12, MELDED
 from vienna_support import (
+    D8,
+    D12,
+    MELDED,
     deadwood_of,
     face,
     shown,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from gin_support import DEFENDER, JUNK, JUNK2, KNOCKER, deal, face, kinds
 from kit import CARD_NOTATION, illegal, play, rack, state_key, table
 from rummykit.engine import Game, IllegalActionError
 from rummykit.engine.actions import Discard, Draw, Meld, Ready, TakeColumn
@@ -16,7 +17,6 @@ from rummykit.rules.gin import (
     deadwood,
     layoff_kinds,
 )
-from test_rules_gin import DEFENDER, JUNK, JUNK2, KNOCKER, deal, face, kinds
 
 act = CARD_NOTATION.act
 

@@ -5,7 +5,7 @@ whole hand, before the first draw with a dealt layout or with a closing discard.
 from __future__ import annotations
 
 from card_support import cards
-from continental_support import con_game
+from continental_support import FIVE_THREES, WITH_WILDS, con_game
 from kit import (
     assert_conserved,
     column,
@@ -19,7 +19,6 @@ from kit import (
     table,
 )
 from rummykit.engine.actions import GoOut
-from test_continental_scenarios import FIVE_THREES, WITH_WILDS
 
 # ------------------------------------------------------------------ §7.6 going out
 

@@ -39,6 +39,9 @@ from rummykit.rules.vienna import (
 from rummykit.rules.vienna import _face_table as face_table
 from rummykit.rules.vienna import _shown as arrange_shown
 from vienna_support import (
+    D8,
+    D12,
+    MELDED,
     brute_closes,
     brute_deadwood,
     face,
@@ -52,12 +55,6 @@ STOCK = {2: 87, 3: 77, 4: 67, 5: 57, 6: 47}
 RULES = meld_rules_for(options())
 
 # Ten cards in three melds, and racks with a known deadwood (RULES §6.8 values).
-MELDED = "3H 4H 5H 7C 7C 7D 10S JS QS KS"
-"""[3H 4H 5H] [7C 7C 7D] [10S JS QS KS]: no deadwood."""
-D12 = "AS 2S 3S 4S 8H 8D 8C 8S 2D KH"
-"""[AS 2S 3S 4S] [8H 8D 8C 8S], 2D + KH = 12."""
-D8 = "5D 6D 7D 8D QC QC QH QS 3C 5S"
-"""[5D 6D 7D 8D] [QC QC QH QS], 3C + 5S = 8."""
 
 
 # ================================================================== §6.1 components

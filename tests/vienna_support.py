@@ -17,6 +17,9 @@ from rummykit.model.pieces import Face
 from rummykit.rules.vienna import JOKER_VALUE, VALUES, VIENNA
 
 __all__ = [
+    "D8",
+    "D12",
+    "MELDED",
     "brute_closes",
     "brute_covers",
     "brute_deadwood",
@@ -103,3 +106,13 @@ def brute_closes(hand: Sequence[Face], rules: MeldRules) -> set[Face]:
 
 
 __all__ += ["face", "faces", "value"]
+
+
+MELDED = "3H 4H 5H 7C 7C 7D 10S JS QS KS"
+"""[3H 4H 5H] [7C 7C 7D] [10S JS QS KS]: no deadwood."""
+
+D12 = "AS 2S 3S 4S 8H 8D 8C 8S 2D KH"
+"""[AS 2S 3S 4S] [8H 8D 8C 8S], 2D + KH = 12."""
+
+D8 = "5D 6D 7D 8D QC QC QH QS 3C 5S"
+"""[5D 6D 7D 8D] [QC QC QH QS], 3C + 5S = 8."""
