@@ -128,6 +128,11 @@ class TurnChecks(GameFields):
                 out.extend(ext.obliged_pieces(cast("Game", self), seat))
         return out
 
+    def new_formation_pieces(self) -> set[int]:
+        """The pieces of the formations laid this turn."""
+        table = self.table
+        return {p for fid in self.turn.new_formations for p in table[fid - 1].pieces}
+
     def pick(self, seat: int, faces: Sequence[Face], action: Action) -> list[int]:
         """Rack pieces showing ``faces``, choosing among identical copies so that the
         turn's obligations are met whenever the copies allow it.
@@ -221,7 +226,7 @@ class TurnChecks(GameFields):
         opened_before = self.opened[seat]
         if use is TakeUse.NEW_FORMATION_IF_UNOPENED and opened_before:
             return None
-        on_new = {p for fid in turn.new_formations for p in self.table[fid - 1].pieces}
+        on_new = self.new_formation_pieces()
         for p in turn.must_use:
             if p in on_new or any(
                 e.take_use_waived(cast("Game", self), seat) for e in self._take_use_hooks

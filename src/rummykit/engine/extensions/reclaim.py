@@ -100,11 +100,8 @@ class TakeBack(Extension[Any]):
 
     def turn_commit_problem(self, game: Game, seat: int) -> tuple[str, str] | None:
         reclaimed: tuple[int, ...] = game.turn.extensions.get(NAME, ())
-        if reclaimed:
-            table = game.table
-            on_new = {p for fid in game.turn.new_formations for p in table[fid - 1].pieces}
-            if not on_new.issuperset(reclaimed):
-                return "A-75", "a reclaimed tile must be laid in a new formation this turn"
+        if reclaimed and not game.new_formation_pieces().issuperset(reclaimed):
+            return "A-75", "a reclaimed tile must be laid in a new formation this turn"
         return None
 
     def table_actions(self, game: Game, seat: int, out: list[Action]) -> None:
